@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers, bottom up (see README.md, "Code map"):
+//   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3
+//   CardAccess           APDUs, status words, BER-TLV, the CardChannel protocol
+//   PCSC                 the PC/SC reader manager (a CardChannel per connected card)
+//   EIDCrypto            a small Swift facade over OpenSSL libcrypto
+//   EAC                  SecurityInfos, PACE, secure messaging
+//   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader)
+//   SDK                  the AusweisApp2 SDK messages and commands (JSON)
+//   Workflows            reader listing and change PIN as state machines speaking SDK messages
+//   eid, eid-sim         thin executables: arguments, terminal, exit codes
+
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
+let package = Package(
+    name: "eid",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "eid", targets: ["eid"]),
+        .executable(name: "eid-sim", targets: ["eid-sim"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "CardAccess", swiftSettings: swift5),
+        .target(name: "PCSC", dependencies: ["CPCSC", "CardAccess"], swiftSettings: swift5),
+        .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
+        .target(name: "EAC", dependencies: ["CardAccess", "EIDCrypto"], swiftSettings: swift5),
+        .target(name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC"], swiftSettings: swift5),
+        .target(name: "SDK", swiftSettings: swift5),
+        .target(
+            name: "Workflows",
+            dependencies: ["CardAccess", "PCSC", "EAC", "SDK", "CardSimulator"],
+            swiftSettings: swift5
+        ),
+        .executableTarget(
+            name: "eid",
+            dependencies: [
+                "Workflows", "SDK", "PCSC", "CardSimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5
+        ),
+        .executableTarget(
+            name: "eid-sim",
+            dependencies: [
+                "CardSimulator", "CardAccess",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swift5
+        ),
+
+        .testTarget(name: "CardAccessTests", dependencies: ["CardAccess"], swiftSettings: swift5),
+        .testTarget(name: "PCSCTests", dependencies: ["PCSC"], swiftSettings: swift5),
+        .testTarget(
+            name: "EIDCryptoTests", dependencies: ["EIDCrypto", "CardAccess"], resources: [.copy("Fixtures")],
+            swiftSettings: swift5
+        ),
+        .testTarget(
+            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "CardAccess"], resources: [.copy("Fixtures")],
+            swiftSettings: swift5
+        ),
+        .testTarget(
+            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "CardAccess"], swiftSettings: swift5
+        ),
+        .testTarget(name: "SDKTests", dependencies: ["SDK"], swiftSettings: swift5),
+        .testTarget(
+            name: "WorkflowsTests", dependencies: ["Workflows", "SDK", "CardSimulator", "CardAccess"],
+            swiftSettings: swift5
+        ),
+        .testTarget(name: "EndToEndTests", swiftSettings: swift5),
+    ]
+)

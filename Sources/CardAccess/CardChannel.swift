@@ -1,0 +1,27 @@
+/// Something that carries command APDUs to a card and brings back its responses: a PC/SC
+/// connection, the in-process software card, or a secure messaging channel wrapped around
+/// another channel.
+public protocol CardChannel: AnyObject {
+    /// Sends one command and returns the card's response. A status word other than 9000 is
+    /// not an error here: callers decide what each status word means.
+    func transmit(_ command: CommandAPDU) throws -> ResponseAPDU
+
+    /// Whether the channel (reader and card) accepts extended length APDUs.
+    var supportsExtendedLength: Bool { get }
+}
+
+extension CardChannel {
+    /// Sends a command as a chain when its data is longer than a short APDU allows and the
+    /// channel has no extended length; returns the response to the last part.
+    public func transmitChained(_ command: CommandAPDU) throws -> ResponseAPDU {
+        if command.data.count <= CommandAPDU.maxShortData || supportsExtendedLength {
+            return try transmit(command)
+        }
+        var response = ResponseAPDU(statusWord: .success)
+        for part in command.chained() {
+            response = try transmit(part)
+            if part.isChained && !response.isSuccess { return response }
+        }
+        return response
+    }
+}
