@@ -1,0 +1,72 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A PIN, CAN or PUK while eid holds it. The digits live in one heap buffer that is zeroed
+/// when the secret is wiped or released; the type is deliberately not `Codable`,
+/// not `CustomStringConvertible` and not `Equatable`, so a secret cannot be printed, logged or
+/// compared by accident. Compare with `matches(_:)`, which takes constant time.
+public final class Secret {
+    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private var length: Int
+
+    /// Takes the bytes and zeroes the caller's array.
+    public init(consuming bytes: inout [UInt8]) {
+        storage = .allocate(capacity: max(bytes.count, 1))
+        storage.initialize(repeating: 0)
+        length = bytes.count
+        for i in 0..<bytes.count { storage[i] = bytes[i] }
+        Secret.zero(&bytes)
+    }
+
+    /// Copies the UTF-8 of a string. Swift strings cannot be wiped; use this only where the
+    /// value already arrived as a string (a decoded JSON command), and drop the string soon.
+    public convenience init(_ string: String) {
+        var bytes = Array(string.utf8)
+        self.init(consuming: &bytes)
+    }
+
+    deinit {
+        wipe()
+        storage.deallocate()
+    }
+
+    /// The number of characters (bytes) held.
+    public var count: Int { length }
+
+    /// Whether the secret is exactly `counts` ASCII digits long (one of them).
+    public func isDigits(count counts: Int...) -> Bool {
+        guard counts.contains(length) else { return false }
+        return (0..<length).allSatisfy { storage[$0] >= 0x30 && storage[$0] <= 0x39 }
+    }
+
+    /// Lends the bytes to `body`. Do not let them escape.
+    public func withBytes<R>(_ body: ([UInt8]) throws -> R) rethrows -> R {
+        var copy = Array(UnsafeBufferPointer(rebasing: storage[0..<length]))
+        defer { Secret.zero(&copy) }
+        return try body(copy)
+    }
+
+    /// Constant-time comparison (for equal lengths) with another secret.
+    public func matches(_ other: Secret) -> Bool {
+        guard length == other.length else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<length { diff |= storage[i] ^ other.storage[i] }
+        return diff == 0
+    }
+
+    /// Overwrites the digits with zeros; the secret is empty afterwards.
+    public func wipe() {
+        if let base = storage.baseAddress { explicit_bzero(base, storage.count) }
+        length = 0
+    }
+
+    /// Zeroes an array in place (through a call the optimiser cannot drop).
+    public static func zero(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { raw in
+            if let base = raw.baseAddress { explicit_bzero(base, raw.count) }
+        }
+    }
+}

@@ -1,0 +1,105 @@
+import CardAccess
+import Foundation
+
+/// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
+public enum SDKCommand {
+    /// SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN. `value` is nil when the command had none, or
+    /// a value that is not a string; the workflow answers that with the ENTER_* message and an
+    /// `error`.
+    case setSecret(SecretKind, value: Secret?)
+    case cancel
+    case accept
+    case getInfo
+    case getReaderList
+    case getReader(name: String?)
+    case runChangePIN
+    /// Any other command of the SDK; this version of eid answers it with BAD_STATE.
+    case other(name: String)
+
+    /// The value of the "cmd" field.
+    public var name: String {
+        switch self {
+        case .setSecret(let kind, _): return kind.commandName
+        case .cancel: return "CANCEL"
+        case .accept: return "ACCEPT"
+        case .getInfo: return "GET_INFO"
+        case .getReaderList: return "GET_READER_LIST"
+        case .getReader: return "GET_READER"
+        case .runChangePIN: return "RUN_CHANGE_PIN"
+        case .other(let name): return name
+        }
+    }
+
+    /// Every command name of the SDK; a name outside this list is UNKNOWN_COMMAND.
+    public static let knownNames: Set<String> = [
+        "GET_INFO", "GET_STATUS", "GET_API_LEVEL", "SET_API_LEVEL", "GET_READER", "GET_READER_LIST",
+        "RUN_AUTH", "RUN_CHANGE_PIN", "GET_ACCESS_RIGHTS", "SET_ACCESS_RIGHTS", "SET_CARD", "CONTINUE",
+        "GET_CERTIFICATE", "CANCEL", "ACCEPT", "INTERRUPT", "SET_PIN", "SET_NEW_PIN", "SET_CAN", "SET_PUK",
+    ]
+
+    /// Parses one line of input. A line that is not a JSON object gives `.invalid`, an object
+    /// without a string "cmd" gives `.invalid`, an unknown name `.unknownCommand`; these are
+    /// the SDK messages to answer with.
+    public static func parse(_ line: [UInt8]) -> Parsed {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(line), options: [])
+        } catch {
+            return .rejected(.invalid(error: describe(error)))
+        }
+        guard let dict = object as? [String: Any] else {
+            return .rejected(.invalid(error: "a command must be a JSON object"))
+        }
+        guard let cmd = dict["cmd"] else { return .rejected(.invalid(error: "Command cannot be undefined")) }
+        guard let name = cmd as? String else { return .rejected(.invalid(error: "Invalid command")) }
+        guard knownNames.contains(name) else { return .rejected(.unknownCommand(name)) }
+        if let kind = SecretKind(commandName: name) {
+            return .command(.setSecret(kind, value: (dict["value"] as? String).map(Secret.init)))
+        }
+        switch name {
+        case "CANCEL": return .command(.cancel)
+        case "ACCEPT": return .command(.accept)
+        case "GET_INFO": return .command(.getInfo)
+        case "GET_READER_LIST": return .command(.getReaderList)
+        case "GET_READER": return .command(.getReader(name: dict["name"] as? String))
+        case "RUN_CHANGE_PIN": return .command(.runChangePIN)
+        default: return .command(.other(name: name))
+        }
+    }
+
+    /// The outcome of reading one line: a command, or the message that rejects the line.
+    public enum Parsed {
+        case command(SDKCommand)
+        case rejected(SDKMessage)
+    }
+
+    private static func describe(_ error: Error) -> String {
+        let ns = error as NSError
+        if let detail = ns.userInfo["NSDebugDescription"] as? String, !detail.isEmpty { return detail }
+        return "the line is not valid JSON"
+    }
+}
+
+/// The four secrets a workflow asks for.
+public enum SecretKind: String, Sendable, CaseIterable {
+    case pin, can, puk, newPIN
+
+    public init?(commandName: String) {
+        switch commandName {
+        case "SET_PIN": self = .pin
+        case "SET_CAN": self = .can
+        case "SET_PUK": self = .puk
+        case "SET_NEW_PIN": self = .newPIN
+        default: return nil
+        }
+    }
+
+    public var commandName: String {
+        switch self {
+        case .pin: return "SET_PIN"
+        case .can: return "SET_CAN"
+        case .puk: return "SET_PUK"
+        case .newPIN: return "SET_NEW_PIN"
+        }
+    }
+}

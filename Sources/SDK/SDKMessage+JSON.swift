@@ -1,0 +1,67 @@
+extension SDKMessage {
+    /// The message as the SDK's JSON object.
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [("msg", .string(name))]
+        switch self {
+        case .readerList(let readers):
+            members.append(("reader", .array(readers.map { .object($0.jsonMembers) })))
+        case .reader(let reader):
+            members += reader.jsonMembers
+        case .insertCard:
+            break
+        case .enterPIN(let error, let reader), .enterCAN(let error, let reader),
+            .enterPUK(let error, let reader), .enterNewPIN(let error, let reader):
+            if let error { members.append(("error", .string(error))) }
+            members.append(("reader", .object(reader.jsonMembers)))
+        case .changePIN(let success):
+            if let success { members.append(("success", .bool(success))) }
+        case .badState(let command):
+            members.append(("error", .string(command)))
+        case .invalid(let error):
+            members.append(("error", .string(error)))
+        case .unknownCommand(let command):
+            members.append(("error", .string(command)))
+        case .internalError(let error):
+            if let error { members.append(("error", .string(error))) }
+        case .info(let info):
+            members.append(("VersionInfo", .object([
+                ("Name", .string(info.name)),
+                ("Implementation-Title", .string(info.name)),
+                ("Implementation-Vendor", .string("eid developers")),
+                ("Implementation-Version", .string(info.implementationVersion)),
+                ("Specification-Title", .string("TR-03124")),
+                ("Specification-Vendor", .string("Federal Office for Information Security")),
+                ("Specification-Version", .string("1.4")),
+            ])))
+        }
+        return .object(members)
+    }
+
+    /// One line of JSON, as the JSON face prints it.
+    public var jsonLine: String { json.text }
+}
+
+extension ReaderInfo {
+    var jsonMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = [("name", .string(name)), ("attached", .bool(attached))]
+        // The SDK shows "keypad" only for an attached reader.
+        if attached { members.append(("keypad", .bool(keypad))) }
+        members.append(("card", card.json))
+        return members
+    }
+}
+
+extension CardPresence {
+    var json: JSONValue {
+        switch self {
+        case .none: return .null
+        case .unknown: return .object([])
+        case .eID(let info):
+            return .object([
+                ("inoperative", .bool(info.inoperative)),
+                ("deactivated", .bool(info.deactivated)),
+                ("retryCounter", .number(info.retryCounter)),
+            ])
+        }
+    }
+}

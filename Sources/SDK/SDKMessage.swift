@@ -1,0 +1,58 @@
+/// The messages ("msg") of the AusweisApp2 SDK that eid sends, shaped field by field as in
+/// the SDK documentation (release 1.21.10, chapter 6). Every workflow speaks only these; the
+/// terminal and JSON faces render them.
+public enum SDKMessage: Equatable, Sendable {
+    /// READER_LIST (6.16): all readers.
+    case readerList([ReaderInfo])
+    /// READER (6.15): a reader or the card in it changed.
+    case reader(ReaderInfo)
+    /// INSERT_CARD (6.12): the workflow needs a card.
+    case insertCard
+    /// ENTER_PIN / ENTER_CAN / ENTER_PUK / ENTER_NEW_PIN (6.7-6.10); `error` after an invalid command.
+    case enterPIN(error: String? = nil, reader: ReaderInfo)
+    case enterCAN(error: String? = nil, reader: ReaderInfo)
+    case enterPUK(error: String? = nil, reader: ReaderInfo)
+    case enterNewPIN(error: String? = nil, reader: ReaderInfo)
+    /// CHANGE_PIN (6.6): without `success` when the workflow starts, with it when it ends.
+    case changePIN(success: Bool?)
+    /// BAD_STATE (6.4): the named command is not allowed now.
+    case badState(command: String)
+    /// INVALID (6.14): a line that is not a JSON command.
+    case invalid(error: String)
+    /// UNKNOWN_COMMAND (6.17): a command name the SDK does not have.
+    case unknownCommand(String)
+    /// INTERNAL_ERROR (6.13).
+    case internalError(String?)
+    /// INFO (6.11).
+    case info(VersionInfo)
+
+    /// The value of the "msg" field.
+    public var name: String {
+        switch self {
+        case .readerList: return "READER_LIST"
+        case .reader: return "READER"
+        case .insertCard: return "INSERT_CARD"
+        case .enterPIN: return "ENTER_PIN"
+        case .enterCAN: return "ENTER_CAN"
+        case .enterPUK: return "ENTER_PUK"
+        case .enterNewPIN: return "ENTER_NEW_PIN"
+        case .changePIN: return "CHANGE_PIN"
+        case .badState: return "BAD_STATE"
+        case .invalid: return "INVALID"
+        case .unknownCommand: return "UNKNOWN_COMMAND"
+        case .internalError: return "INTERNAL_ERROR"
+        case .info: return "INFO"
+        }
+    }
+}
+
+/// The VersionInfo of the INFO message.
+public struct VersionInfo: Equatable, Sendable {
+    public var name: String
+    public var implementationVersion: String
+
+    public init(name: String = "eid", implementationVersion: String) {
+        self.name = name
+        self.implementationVersion = implementationVersion
+    }
+}

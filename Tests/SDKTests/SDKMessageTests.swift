@@ -1,0 +1,99 @@
+import Testing
+@testable import SDK
+
+@Suite struct SDKMessageTests {
+    let card = ReaderInfo(name: "NFC", attached: true, keypad: false, card: .eID(CardInfo(retryCounter: 3)))
+
+    @Test func readerListMatchesTheDocumentation() {
+        let list = SDKMessage.readerList([
+            ReaderInfo(name: "Example reader 1 [SmartCard] (1234567) 01 00", keypad: true, card: .none), card,
+        ])
+        #expect(list.jsonLine == """
+            {"msg":"READER_LIST","reader":[{"name":"Example reader 1 [SmartCard] (1234567) 01 00","attached":true,\
+            "keypad":true,"card":null},{"name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
+            "deactivated":false,"retryCounter":3}}]}
+            """)
+    }
+
+    @Test func readerShapes() {
+        #expect(SDKMessage.reader(card).jsonLine == """
+            {"msg":"READER","name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
+            "deactivated":false,"retryCounter":3}}
+            """)
+        // A detached reader has no keypad field; an unknown card is an empty object.
+        #expect(SDKMessage.reader(ReaderInfo(name: "R", attached: false, card: .none)).jsonLine
+            == #"{"msg":"READER","name":"R","attached":false,"card":null}"#)
+        #expect(SDKMessage.reader(ReaderInfo(name: "R", card: .unknown)).jsonLine
+            == #"{"msg":"READER","name":"R","attached":true,"keypad":false,"card":{}}"#)
+    }
+
+    @Test func enterMessagesCarryErrorAndReader() {
+        #expect(SDKMessage.enterPIN(error: "You must provide 6 digits", reader: card).jsonLine == """
+            {"msg":"ENTER_PIN","error":"You must provide 6 digits","reader":{"name":"NFC","attached":true,\
+            "keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}}
+            """)
+        #expect(SDKMessage.enterNewPIN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_NEW_PIN","reader":{"#))
+        #expect(SDKMessage.enterCAN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_CAN","reader":"#))
+        #expect(SDKMessage.enterPUK(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_PUK","reader":"#))
+    }
+
+    @Test func smallMessages() {
+        #expect(SDKMessage.insertCard.jsonLine == #"{"msg":"INSERT_CARD"}"#)
+        #expect(SDKMessage.changePIN(success: nil).jsonLine == #"{"msg":"CHANGE_PIN"}"#)
+        #expect(SDKMessage.changePIN(success: true).jsonLine == #"{"msg":"CHANGE_PIN","success":true}"#)
+        #expect(SDKMessage.badState(command: "SET_CAN").jsonLine == #"{"msg":"BAD_STATE","error":"SET_CAN"}"#)
+        #expect(SDKMessage.unknownCommand("get_INFo").jsonLine == #"{"msg":"UNKNOWN_COMMAND","error":"get_INFo"}"#)
+    }
+
+    @Test func stringsAreEscaped() {
+        let msg = SDKMessage.invalid(error: "quote \" backslash \\ newline \n tab \t bell \u{07} ü")
+        #expect(msg.jsonLine == #"{"msg":"INVALID","error":"quote \" backslash \\ newline \n tab \t bell \u0007 ü"}"#)
+    }
+}
+
+@Suite struct SDKCommandTests {
+    func parse(_ s: String) -> SDKCommand.Parsed { SDKCommand.parse(Array(s.utf8)) }
+
+    @Test func setCommandsCarryTheirValueAsASecret() throws {
+        guard case .command(.setSecret(.pin, let value)) = parse(#"{"cmd":"SET_PIN","value":"123456"}"#) else {
+            Issue.record("not SET_PIN")
+            return
+        }
+        let secret = try #require(value)
+        #expect(secret.isDigits(count: 6))
+        guard case .command(.setSecret(.newPIN, let v2)) = parse(#"{"cmd":"SET_NEW_PIN","value":12}"#) else {
+            Issue.record("not SET_NEW_PIN")
+            return
+        }
+        #expect(v2 == nil)
+        guard case .command(.setSecret(.can, nil)) = parse(#"{"cmd":"SET_CAN"}"#) else {
+            Issue.record("not SET_CAN")
+            return
+        }
+    }
+
+    @Test func brokenInputIsInvalid() {
+        for line in [#"{"cmd":"SET_PIN","value":"1234"#, "garbage", "", "[1,2]", #"{"value":"1"}"#, #"{"cmd":5}"#] {
+            guard case .rejected(let message) = parse(line) else {
+                Issue.record("accepted \(line)")
+                continue
+            }
+            #expect(message.name == "INVALID", "for \(line)")
+        }
+    }
+
+    @Test func unknownNamesAreCaseSensitive() {
+        guard case .rejected(.unknownCommand("get_INFo")) = parse(#"{"cmd":"get_INFo"}"#) else {
+            Issue.record("expected UNKNOWN_COMMAND")
+            return
+        }
+        guard case .command(.other("RUN_AUTH")) = parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"x"}"#) else {
+            Issue.record("expected RUN_AUTH")
+            return
+        }
+        guard case .command(.cancel) = parse(#" { "cmd" : "CANCEL" } "#) else {
+            Issue.record("expected CANCEL")
+            return
+        }
+    }
+}
