@@ -1,0 +1,113 @@
+import CPCSC
+import Glibc
+import CardAccess
+
+/// A connection to the PC/SC service (pcscd). One per thread of work; `cancel()` may be called
+/// from any thread to end a wait.
+public final class PCSCContext {
+    let handle: SCARDCONTEXT
+
+    /// The reader name pcsc-lite reports reader additions and removals on.
+    static let plugAndPlayReader = "\\\\?PnP?\\Notification"
+
+    public init() throws {
+        var h: SCARDCONTEXT = 0
+        let rv = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h)
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardEstablishContext") }
+        handle = h
+    }
+
+    deinit { SCardReleaseContext(handle) }
+
+    /// The names of the connected readers; empty when there are none.
+    public func readerNames() throws -> [String] {
+        var length: DWORD = 0
+        var rv = SCardListReaders(handle, nil, nil, &length)
+        if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders") }
+        var buffer = [CChar](repeating: 0, count: Int(length))
+        rv = SCardListReaders(handle, nil, &buffer, &length)
+        if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders") }
+        // A multi-string: names separated by NUL, ended by an empty name.
+        return buffer.split(separator: 0, omittingEmptySubsequences: true).map {
+            String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+    }
+
+    /// The current state of each named reader (no waiting).
+    public func states(of readers: [String]) throws -> [ReaderState] {
+        var states = readers.map { ReaderState(name: $0) }
+        _ = try waitForChange(&states, timeoutMilliseconds: 0)
+        return states
+    }
+
+    /// Waits up to `timeoutMilliseconds` until one of `states` differs from what the caller
+    /// knows (its `eventFlags`), or until the set of readers changes when
+    /// `watchReaderList` is true. Updates `states` and returns whether something changed.
+    /// `cancel()` from another thread ends the wait with `PCSCError.cancelled`.
+    @discardableResult
+    public func waitForChange(_ states: inout [ReaderState], timeoutMilliseconds: UInt32,
+                              watchReaderList: Bool = false) throws -> Bool
+    {
+        var all = states
+        if watchReaderList { all.append(ReaderState(name: PCSCContext.plugAndPlayReader, known: UInt32(states.count) << 16)) }
+        guard !all.isEmpty else { return false }
+        // Keep the C strings alive for the duration of the call.
+        let names = all.map { strdup($0.name)! }
+        defer { names.forEach { free($0) } }
+        var raw = all.enumerated().map { i, state -> SCARD_READERSTATE in
+            var r = SCARD_READERSTATE()
+            r.szReader = UnsafePointer(names[i])
+            r.dwCurrentState = DWORD(state.eventFlags)
+            return r
+        }
+        let rv = SCardGetStatusChange(handle, DWORD(timeoutMilliseconds), &raw, DWORD(raw.count))
+        let code = UInt32(truncatingIfNeeded: rv)
+        if code == 0x8010_000A { return false }  // SCARD_E_TIMEOUT: nothing changed
+        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: code, function: "SCardGetStatusChange") }
+        var changed = false
+        for i in 0..<states.count {
+            let event = UInt32(truncatingIfNeeded: raw[i].dwEventState)
+            if event & UInt32(SCARD_STATE_CHANGED) != 0 { changed = true }
+            let atrLength = min(Int(raw[i].cbAtr), 33)
+            let atr = withUnsafeBytes(of: raw[i].rgbAtr) { Array($0.prefix(atrLength)) }
+            states[i].update(eventFlags: event & ~UInt32(SCARD_STATE_CHANGED), atr: atr)
+        }
+        if watchReaderList, let pnp = raw.last, UInt32(truncatingIfNeeded: pnp.dwEventState) & UInt32(SCARD_STATE_CHANGED) != 0 {
+            changed = true
+        }
+        return changed
+    }
+
+    /// Ends a `waitForChange` running on another thread.
+    public func cancel() { SCardCancel(handle) }
+
+    /// Connects to the card in `reader` (shared, T=1 preferred, T=0 accepted).
+    public func connect(reader: String) throws -> PCSCCard {
+        var card: SCARDHANDLE = 0
+        var protocolUsed: DWORD = 0
+        let rv = SCardConnect(handle, reader, DWORD(SCARD_SHARE_SHARED), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0),
+                              &card, &protocolUsed)
+        guard rv == SCARD_S_SUCCESS else {
+            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardConnect", reader: reader)
+        }
+        return PCSCCard(handle: card, protocolT1: protocolUsed == DWORD(SCARD_PROTOCOL_T1), reader: reader)
+    }
+
+    /// The PC/SC part 10 features of `reader`, asked in direct mode (no card needed). A reader
+    /// whose driver does not answer the feature request has none.
+    public func features(of reader: String) -> ReaderFeatures {
+        var card: SCARDHANDLE = 0
+        var protocolUsed: DWORD = 0
+        guard SCardConnect(handle, reader, DWORD(SCARD_SHARE_DIRECT), 0, &card, &protocolUsed) == SCARD_S_SUCCESS else {
+            return ReaderFeatures()
+        }
+        defer { SCardDisconnect(card, DWORD(SCARD_LEAVE_CARD)) }
+        var out = [UInt8](repeating: 0, count: 256)
+        var length: DWORD = 0
+        let rv = SCardControl(card, cpcsc_feature_request_code(), nil, 0, &out, DWORD(out.count), &length)
+        guard rv == SCARD_S_SUCCESS else { return ReaderFeatures() }
+        return ReaderFeatures(featureResponse: Array(out.prefix(Int(length))))
+    }
+}

@@ -1,0 +1,37 @@
+import CardAccess
+
+/// A connection to a card that the workflows hold for the length of one card session.
+public protocol CardConnection: CardChannel {
+    /// Ends the card session (the card stays powered for the next program).
+    func disconnect()
+}
+
+/// One reader as a provider sees it at one moment.
+public struct ReaderSnapshot: Equatable, Sendable {
+    public var name: String
+    /// PC/SC part 10 EXECUTE_PACE: the reader has a PIN pad for PACE.
+    public var keypad: Bool
+    public var cardPresent: Bool
+    /// Moves whenever a card is inserted or removed, so a swapped card is noticed.
+    public var cardEvents: UInt32
+
+    public init(name: String, keypad: Bool = false, cardPresent: Bool, cardEvents: UInt32 = 0) {
+        self.name = name
+        self.keypad = keypad
+        self.cardPresent = cardPresent
+        self.cardEvents = cardEvents
+    }
+}
+
+/// Where readers come from: PC/SC, the in-process simulator, or both.
+public protocol CardReaderProvider: AnyObject {
+    /// The readers attached now.
+    func readers() throws -> [ReaderSnapshot]
+    /// Opens a card session with the card in `reader`.
+    func connect(reader: String) throws -> CardConnection
+    /// Waits at most `timeout` seconds for a reader or card to change; returns early on a
+    /// change or after `cancelWait()`.
+    func waitForChange(timeout: Double) throws
+    /// Ends a `waitForChange` running on another thread.
+    func cancelWait()
+}

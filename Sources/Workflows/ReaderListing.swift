@@ -1,0 +1,59 @@
+import CardAccess
+import SDK
+
+/// The readers and the cards in them, as READER_LIST and READER messages describe them.
+public struct ReaderListing {
+    let provider: CardReaderProvider
+
+    public init(provider: CardReaderProvider) { self.provider = provider }
+
+    /// Every attached reader with its card read as `EIDCardState` reads it. A card removed
+    /// while it is read shows as no card.
+    public func list() throws -> [ReaderInfo] {
+        try provider.readers().map(describe)
+    }
+
+    /// One reader; reads the card when one is present.
+    public func describe(_ reader: ReaderSnapshot) -> ReaderInfo {
+        ReaderInfo(name: reader.name, attached: true, keypad: reader.keypad,
+                   card: reader.cardPresent ? readCard(in: reader.name) : .none)
+    }
+
+    func readCard(in reader: String) -> CardPresence {
+        do {
+            let connection = try provider.connect(reader: reader)
+            defer { connection.disconnect() }
+            return try EIDCardState.read(connection)
+        } catch CardError.cardRemoved {
+            return .none
+        } catch CardError.statusWord, CardError.malformedResponse {
+            return .unknown
+        } catch {
+            // A card that cannot be talked to (mute, taken by another program) is shown as
+            // present but unknown rather than hidden.
+            return .unknown
+        }
+    }
+
+    /// Watches readers and cards until `shouldStop` returns true, sending a READER message for
+    /// every reader that appears, disappears, or whose card is inserted or removed. Starts by
+    /// sending one READER message per attached reader.
+    public func watch(send: (SDKMessage) -> Void, poll: Double = 0.5, shouldStop: () -> Bool) throws {
+        var seen: [String: ReaderSnapshot] = [:]
+        while !shouldStop() {
+            let now = try provider.readers()
+            for reader in now where seen[reader.name] != reader {
+                let before = seen[reader.name]
+                if before == nil || before?.cardPresent != reader.cardPresent || before?.cardEvents != reader.cardEvents {
+                    send(.reader(describe(reader)))
+                }
+            }
+            for (name, _) in seen where !now.contains(where: { $0.name == name }) {
+                send(.reader(ReaderInfo(name: name, attached: false, keypad: false, card: .none)))
+            }
+            seen = Dictionary(now.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+            if shouldStop() { break }
+            try provider.waitForChange(timeout: poll)
+        }
+    }
+}

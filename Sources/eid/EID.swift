@@ -1,0 +1,22 @@
+import ArgumentParser
+
+@main
+struct EID: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "eid",
+        abstract: "Use the German eID card (Personalausweis) and residence permit from the shell.",
+        discussion: """
+            eid reads the card through PC/SC (pcscd) and speaks the messages of the AusweisApp2 SDK. \
+            It lists readers and the PIN state of the card in each (readers) and changes the PIN or \
+            replaces the transport PIN (change-pin). It does not do eSign, and it does not read the \
+            card's data without an authorised service.
+
+            Every command has a JSON mode (--json): one SDK message per line on standard output; \
+            where standard input is not a terminal, answers are read from it as SDK commands.
+            """,
+        version: version,
+        subcommands: [Readers.self, ChangePIN.self]
+    )
+}

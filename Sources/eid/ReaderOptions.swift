@@ -1,0 +1,25 @@
+import ArgumentParser
+import PCSC
+import Workflows
+
+/// Options every card command shares.
+struct ReaderOptions: ParsableArguments {
+    @Flag(help: "Print SDK messages as JSON, one object per line.")
+    var json = false
+
+    @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
+    var simulator = false
+
+    /// The readers to use: PC/SC (unless it is down and the simulator was asked for) plus the
+    /// simulator.
+    func provider() throws -> CardReaderProvider {
+        var providers: [CardReaderProvider] = []
+        do {
+            providers.append(try PCSCReaderProvider())
+        } catch let error as PCSCError {
+            if !simulator { throw error }
+        }
+        if simulator { providers.append(SimulatorReaderProvider()) }
+        return providers.count == 1 ? providers[0] : CombinedReaderProvider(providers)
+    }
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The PC/SC test environment of eid: the real pcscd with the vsmartcard vpcd reader driver,
+# into which eid-sim (the software eID card) plugs over TCP.
+#
+#   pcsc-env.sh install        install what is missing (Debian packages; needs root or sudo)
+#   pcsc-env.sh start DIR      start a private pcscd with four vpcd readers; write DIR/env
+#   pcsc-env.sh stop DIR       stop what `start DIR` started (by PID)
+#   pcsc-env.sh run DIR CMD..  start, run CMD with DIR/env loaded, stop (also on failure or ^C)
+#
+# The private pcscd runs in its own mount namespace with its own /run/pcscd (see TOOLCHAIN
+# notes in README.md), so it neither needs nor disturbs a pcscd that is already running.
+# DIR/env exports:
+#   PCSCLITE_CSOCK_NAME      the socket of the private pcscd (libpcsclite honours it)
+#   EID_E2E_READERS          "reader name=vpcd port" pairs, separated by ';'
+#   EID_E2E_EMPTY_SOCKET     the socket of a second private pcscd that has no reader at all
+set -euo pipefail
+
+PACKAGES=(pcscd libpcsclite-dev vsmartcard-vpcd libssl-dev pcsc-tools tmux)
+VPCD_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
+BASE_PORT=${EID_E2E_BASE_PORT:-37888}
+
+say() { printf 'pcsc-env: %s\n' "$*" >&2; }
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+        say "need root (or sudo) for: $*"; return 1; fi
+}
+
+install() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+    done
+    if [ ${#missing[@]} -eq 0 ]; then return 0; fi
+    say "installing ${missing[*]}"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# Starts pcscd with reader configs from $2 and its socket in $1; prints its PID.
+start_pcscd() {
+    local rundir=$1 confdir=$2 log=$3
+    mkdir -p "$rundir" /run/pcscd
+    # A mount namespace of its own: its /run/pcscd is $rundir, and nothing else sees it.
+    setsid unshare -m --propagation private \
+        sh -c "mount --bind '$rundir' /run/pcscd && exec pcscd --foreground -c '$confdir'" \
+        >"$log" 2>&1 </dev/null &
+    echo $!
+}
+
+wait_for_socket() {
+    local sock=$1 pid=$2
+    for _ in $(seq 1 100); do
+        [ -S "$sock" ] && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+start() {
+    local dir=$1
+    mkdir -p "$dir/conf" "$dir/empty-conf" "$dir/run" "$dir/empty-run"
+    dir=$(cd "$dir" && pwd)
+    : >"$dir/conf/vpcd"
+    # Two vpcd entries, each a reader with two slots on consecutive ports.
+    local names=("Virtual PCD" "Virtual PCD B") readers="" port
+    for i in 0 1; do
+        port=$((BASE_PORT + 2 * i))
+        printf 'FRIENDLYNAME "%s"\nDEVICENAME /dev/null:0x%X\nLIBPATH %s\nCHANNELID 0x%X\n\n' \
+            "${names[$i]}" "$port" "$VPCD_DRIVER" "$port" >>"$dir/conf/vpcd"
+        readers+="${names[$i]} 00 00=$port;${names[$i]} 00 01=$((port + 1));"
+    done
+
+    local pid empty_pid
+    pid=$(start_pcscd "$dir/run" "$dir/conf" "$dir/pcscd.log")
+    echo "$pid" >"$dir/pcscd.pid"
+    empty_pid=$(start_pcscd "$dir/empty-run" "$dir/empty-conf" "$dir/pcscd-empty.log")
+    echo "$empty_pid" >"$dir/pcscd-empty.pid"
+    if ! wait_for_socket "$dir/run/pcscd.comm" "$pid" || ! wait_for_socket "$dir/empty-run/pcscd.comm" "$empty_pid"; then
+        say "pcscd did not start; its log:"
+        cat "$dir/pcscd.log" "$dir/pcscd-empty.log" >&2 || true
+        stop "$dir"
+        return 1
+    fi
+    # Ready when all four vpcd readers are listed (the driver opens its ports as it loads).
+    for _ in $(seq 1 100); do
+        if [ "$(ss -ltn 2>/dev/null | grep -cE ":($BASE_PORT|$((BASE_PORT + 1))|$((BASE_PORT + 2))|$((BASE_PORT + 3)))\b")" -ge 4 ]; then
+            break
+        fi
+        sleep 0.1
+    done
+    cat >"$dir/env" <<EOF
+export PCSCLITE_CSOCK_NAME='$dir/run/pcscd.comm'
+export EID_E2E_READERS='${readers%;}'
+export EID_E2E_EMPTY_SOCKET='$dir/empty-run/pcscd.comm'
+EOF
+    say "pcscd $pid up with readers: ${readers%;}"
+}
+
+stop() {
+    local dir=$1 f pid
+    for f in "$dir/pcscd.pid" "$dir/pcscd-empty.pid"; do
+        [ -f "$f" ] || continue
+        pid=$(cat "$f")
+        # pcscd is its session leader (setsid): end the whole group, then make sure.
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL -- "-$pid" 2>/dev/null || true
+        rm -f "$f"
+    done
+}
+
+run() {
+    local dir=$1
+    shift
+    start "$dir"
+    # shellcheck disable=SC2064
+    trap "stop '$dir'" EXIT
+    trap 'exit 130' INT
+    trap 'exit 143' TERM
+    # shellcheck disable=SC1091
+    . "$dir/env"
+    "$@"
+}
+
+case "${1:-}" in
+    install) install ;;
+    start) start "${2:?DIR}" ;;
+    stop) stop "${2:?DIR}" ;;
+    run) shift; run "$@" ;;
+    *) sed -n '2,16p' "$0" >&2; exit 64 ;;
+esac
