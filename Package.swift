@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "eid",
             dependencies: [
-                "Workflows", "SDK", "PCSC", "CardSimulator",
+                "Workflows", "SDK", "PCSC", "CardSimulator", "CardAccess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swift5

@@ -25,3 +25,17 @@ enum CardAccessPACE {
         return nil
     }
 }
+
+public final class EIDCardSession: PINManagementCard {
+    let channel: CardChannel
+    let paceProtocol: [UInt8]
+    public init(channel: CardChannel, paceProtocol: [UInt8]) {
+        self.channel = channel
+        self.paceProtocol = paceProtocol
+    }
+    public func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult {
+        throw CardError.transportFailed("PACE is not built yet")
+    }
+    public func changePIN(to newPIN: Secret) throws -> StatusWord { .instructionNotSupported }
+    public func unblockPIN() throws -> StatusWord { .instructionNotSupported }
+}

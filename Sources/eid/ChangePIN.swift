@@ -1,9 +1,107 @@
 import ArgumentParser
+import Foundation
+import PCSC
+import SDK
+import Workflows
 
 struct ChangePIN: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "change-pin", abstract: "Change the PIN, or replace the transport PIN.")
+    static let configuration = CommandConfiguration(
+        commandName: "change-pin",
+        abstract: "Change the PIN, or replace the 5-digit transport PIN.",
+        discussion: """
+            Waits for an eID card, reads its PIN state and asks for exactly what the card needs: \
+            the current PIN (6 digits, or the 5-digit transport PIN), the CAN first when the PIN \
+            is suspended, the PUK when it is blocked; then the new 6-digit PIN twice. Secrets are \
+            typed on the terminal with echo off; they are never taken from the command line.
+
+            With --json every SDK message is one JSON line on standard output (CHANGE_PIN first \
+            and last). When standard input is not a terminal, the answers are read from it as SDK \
+            commands (SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN, CANCEL), one JSON object per line; \
+            they may be sent ahead and are used in order. End of input cancels.
+            """
+    )
 
     @OptionGroup var options: ReaderOptions
 
-    func run() throws {}
+    @Option(name: .long, help: ArgumentHelp("Use only this reader.", valueName: "name"))
+    var reader: String?
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))
+    var timeout: Double = 600
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
+    func run() throws {
+        let provider: CardReaderProvider
+        do {
+            provider = try options.provider()
+        } catch let error as PCSCError {
+            Console.shared.err("eid: \(error)")
+            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
+        }
+
+        let stdinIsTerminal = isatty(0) == 1
+        let peer: FacePeer
+        var stdinReader: StandardInputReader?
+        if options.json && !stdinIsTerminal {
+            let queue = CommandQueue(reply: { Console.shared.json($0) }, onCancel: { provider.cancelWait() })
+            stdinReader = StandardInputReader(queue: queue)
+            peer = FacePeer(output: .json, input: .commands(queue))
+        } else {
+            guard let terminal = TerminalInput() else {
+                Console.shared.err("eid: no terminal to ask for the PIN on; use --json and send SET_PIN commands on standard input")
+                throw ExitCode(64)
+            }
+            let face = TerminalFace(terminal: terminal)
+            peer = FacePeer(output: options.json ? .json : .sentences(face), input: .terminal(face))
+            installInterruptHandler(peer: peer, terminal: terminal, provider: provider)
+        }
+        if stdinReader != nil {
+            installInterruptHandler(peer: peer, terminal: nil, provider: provider)
+        }
+
+        let workflow = ChangePINWorkflow(
+            provider: provider, peer: peer, readerName: reader,
+            timeouts: .init(card: timeout, input: timeout),
+            openSession: { connection, oid in EIDCardSession(channel: connection, paceProtocol: oid) })
+        // The start message goes out before any input is read, so it is always the first line.
+        let outcome = workflow.runStarting { stdinReader?.start() }
+        try finish(outcome)
+    }
+
+    private func finish(_ outcome: ChangePINWorkflow.Outcome) throws {
+        switch outcome {
+        case .changed:
+            return
+        case .cancelled:
+            if !options.json { Console.shared.err("eid: cancelled; the PIN was not changed") }
+            throw ExitStatus.exit(ExitStatus.cancelled)
+        case .timedOut:
+            Console.shared.err("eid: no answer within \(Int(timeout)) s; the PIN was not changed")
+            throw ExitStatus.exit(ExitStatus.cancelled)
+        case .pukInoperative:
+            Console.shared.err("eid: the PUK can no longer unblock the PIN; ask the citizen office for a new PIN letter")
+            throw ExitStatus.exit(ExitStatus.cardState)
+        case .cardError(let why):
+            Console.shared.err("eid: the PIN was not changed: \(why)")
+            throw ExitStatus.exit(ExitStatus.cardError)
+        }
+    }
+}
+
+/// Ctrl-C and SIGTERM: restore the terminal, end the workflow's messages with CHANGE_PIN
+/// (success false) in the JSON face, exit 130.
+private var interruptHandler: StopSignal?
+
+private func installInterruptHandler(peer: FacePeer, terminal: TerminalInput?, provider: CardReaderProvider) {
+    let json: Bool
+    if case .json = peer.output { json = true } else { json = false }
+    interruptHandler = StopSignal { _ in
+        terminal?.restore()
+        terminal?.write("\n")
+        if json { Console.shared.json(.changePIN(success: false)) } else { Console.shared.err("eid: cancelled; the PIN was not changed") }
+        exit(ExitStatus.interrupted)
+    }
 }

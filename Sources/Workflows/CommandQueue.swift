@@ -1,0 +1,78 @@
+import Foundation
+import SDK
+
+/// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
+/// commands on another (`next`). Commands are kept in order, so a script may pipe all its
+/// answers ahead; lines that are not commands are answered at once (INVALID,
+/// UNKNOWN_COMMAND), and so is CANCEL, which also jumps the queue.
+public final class CommandQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var queue: [SDKCommand] = []
+    private var ended = false
+    private var cancelled = false
+    private let reply: (SDKMessage) -> Void
+    private let onCancel: () -> Void
+
+    /// `reply` sends an immediate answer; `onCancel` is called once when CANCEL arrives (to end
+    /// a wait for a card at once).
+    public init(reply: @escaping (SDKMessage) -> Void, onCancel: @escaping () -> Void = {}) {
+        self.reply = reply
+        self.onCancel = onCancel
+    }
+
+    /// Takes one line of input. The caller may wipe `line` afterwards.
+    public func feed(line: [UInt8]) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
+        switch SDKCommand.parse(line) {
+        case .rejected(let message):
+            reply(message)
+        case .command(.cancel):
+            condition.lock()
+            let first = !cancelled
+            cancelled = true
+            condition.broadcast()
+            condition.unlock()
+            if first { onCancel() }
+        case .command(.getInfo):
+            reply(.info(VersionInfo(implementationVersion: WorkflowVersion.current)))
+        case .command(let command):
+            condition.lock()
+            queue.append(command)
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// Marks the end of input.
+    public func finish() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    public var isCancelled: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return cancelled
+    }
+
+    /// The next command: CANCEL first if it arrived, then the queue in order; `.endOfInput`
+    /// once the input has ended and the queue is empty.
+    public func next(timeout: Double) -> PeerInput {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if cancelled { return .command(.cancel) }
+            if !queue.isEmpty { return .command(queue.removeFirst()) }
+            if ended { return .endOfInput }
+            if !condition.wait(until: deadline) { return .timedOut }
+        }
+    }
+}
+
+/// The version eid reports in INFO.
+public enum WorkflowVersion {
+    public static let current = "0.1.0"
+}

@@ -1,0 +1,21 @@
+import CardAccess
+
+/// What the change PIN workflow needs of an eID card in one card session.
+public protocol PINManagementCard: AnyObject {
+    /// Runs PACE with `password`. A wrong password is not an error but `.wrongPassword` with
+    /// the card's status word (63Cx carries the attempts left).
+    func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult
+    /// RESET RETRY COUNTER, P1 02 (change) P2 03 (PIN), the new PIN as data, inside the PACE
+    /// channel established with the PIN or transport PIN. Returns the card's status word.
+    func changePIN(to newPIN: Secret) throws -> StatusWord
+    /// RESET RETRY COUNTER, P1 03 (reset counter) P2 03 (PIN), inside the channel established
+    /// with the PUK. Returns the card's status word.
+    func unblockPIN() throws -> StatusWord
+}
+
+/// The outcome of PACE with a password.
+public enum PACEResult: Equatable {
+    case established
+    /// The card refused the password; `statusWord` is 63Cx when it counts attempts.
+    case wrongPassword(StatusWord)
+}

@@ -1,0 +1,124 @@
+import CardAccess
+import SDK
+import Workflows
+
+/// The interactive face: SDK messages become plain sentences, ENTER_* messages become prompts
+/// on the terminal with echo off, and the typed answer becomes the SET_* command.
+final class TerminalFace {
+    private let terminal: TerminalInput
+    private var pending: SecretKind?
+    private var lastCounter: Int?
+    private var asked: Set<SecretKind> = []
+
+    init(terminal: TerminalInput) { self.terminal = terminal }
+
+    /// The sentence for a message, or nil when the message needs none.
+    func render(_ message: SDKMessage) -> String? {
+        switch message {
+        case .changePIN(nil):
+            return "Change the PIN of your ID card (Ctrl-C cancels)."
+        case .changePIN(true?):
+            return "Done: the PIN has been changed."
+        case .changePIN(false?):
+            return nil
+        case .insertCard:
+            return "Place your ID card on the card reader."
+        case .reader(let r):
+            switch r.card {
+            case .unknown:
+                return "The card in \(r.name) is not an eID card. Insert another card or press Ctrl-C."
+            case .eID(let info) where info.deactivated:
+                return "The eID function of this card is switched off; only the citizen office can switch it on. "
+                    + "Insert another card or press Ctrl-C."
+            case .eID(let info) where info.inoperative:
+                return "The PUK of this card has been used ten times and can no longer unblock the PIN. "
+                    + "Ask the citizen office for a new PIN letter."
+            case .eID(let info):
+                lastCounter = info.retryCounter
+                return "\(r.name): \(CardText.sentence(for: r.card))"
+            case .none:
+                return nil
+            }
+        case .enterPIN(let error, let reader), .enterCAN(let error, let reader), .enterPUK(let error, let reader),
+            .enterNewPIN(let error, let reader):
+            let kind = message.secretKind!
+            pending = kind
+            defer { asked.insert(kind) }
+            if let error { return "Not accepted: \(error)." }
+            let counter = reader.card.eIDCard?.retryCounter
+            defer { lastCounter = counter }
+            switch kind {
+            case .pin:
+                if let c = counter, let before = lastCounter, c < before {
+                    return "Wrong PIN. \(c) attempt\(c == 1 ? "" : "s") left."
+                }
+                if asked.contains(.puk) && !asked.contains(.pin) { return "The PIN is unblocked. Now enter your PIN." }
+                return nil
+            case .can:
+                if asked.contains(.can) { return "Wrong CAN. Try again." }
+                return "The PIN is suspended after two wrong attempts. Enter the CAN to unlock the last attempt."
+            case .puk:
+                if asked.contains(.puk) { return "Wrong PUK. Try again." }
+                return "The PIN is blocked after three wrong attempts. Enter the PUK to unblock it."
+            case .newPIN:
+                return asked.contains(.newPIN) ? nil : "Choose your new 6-digit PIN."
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Asks for the secret the last ENTER_* message requested.
+    func nextCommand(timeout: Double) -> PeerInput {
+        guard let kind = pending else { return .timedOut }
+        switch kind {
+        case .newPIN:
+            while true {
+                guard case .secret(let first) = terminal.readSecret(prompt: "New PIN: ", timeout: timeout) else {
+                    return .endOfInput
+                }
+                // A new PIN that is not 6 digits is refused by the workflow; no need to repeat it.
+                guard PasswordRules.check(first, as: .newPIN) == nil else {
+                    return .command(.setSecret(.newPIN, value: first))
+                }
+                switch terminal.readSecret(prompt: "Repeat new PIN: ", timeout: timeout) {
+                case .secret(let second):
+                    defer { second.wipe() }
+                    if first.matches(second) { return .command(.setSecret(.newPIN, value: first)) }
+                    first.wipe()
+                    terminal.write("The two entries differ. Try again.\n")
+                case .endOfInput: return .endOfInput
+                case .timedOut: return .timedOut
+                }
+            }
+        default:
+            switch terminal.readSecret(prompt: Self.prompt(kind), timeout: timeout) {
+            case .secret(let s): return .command(.setSecret(kind, value: s))
+            case .endOfInput: return .endOfInput
+            case .timedOut: return .timedOut
+            }
+        }
+    }
+
+    static func prompt(_ kind: SecretKind) -> String {
+        switch kind {
+        case .pin: return "PIN (6 digits, or 5 for the transport PIN): "
+        case .can: return "CAN (6 digits, printed on the front of the card): "
+        case .puk: return "PUK (10 digits, from the PIN letter): "
+        case .newPIN: return "New PIN: "
+        }
+    }
+}
+
+extension SDKMessage {
+    /// The secret an ENTER_* message asks for.
+    var secretKind: SecretKind? {
+        switch self {
+        case .enterPIN: return .pin
+        case .enterCAN: return .can
+        case .enterPUK: return .puk
+        case .enterNewPIN: return .newPIN
+        default: return nil
+        }
+    }
+}
