@@ -1,0 +1,61 @@
+# eid — make targets. `make test` is the test command CI runs (.ci/run); `make demo` shows eid
+# working on a fresh machine. Both install what is missing (Debian packages) first.
+
+PREFIX ?= /usr/local
+SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
+E2E_DIR ?= $(CURDIR)/.build-e2e
+ENV := Tests/Support/pcsc-env.sh
+
+.PHONY: all build release deps test unit-test demo bench install uninstall completions clean
+
+all: build
+
+deps:
+	@$(ENV) install
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim.
+test: build
+	$(SWIFT) build --build-tests
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build
+
+# Unit tests only (no pcscd needed).
+unit-test: build
+	$(SWIFT) test
+
+demo: build
+	@$(ENV) run $(E2E_DIR) Tests/Support/demo.sh "$$($(SWIFT) build --show-bin-path)"
+
+bench: release
+	@$(ENV) run $(E2E_DIR) python3 Tests/Support/bench.py "$$($(SWIFT) build -c release --show-bin-path)"
+
+# Regenerates the shell completions from the argument parser (a test keeps them in step).
+completions: build
+	bin="$$($(SWIFT) build --show-bin-path)"; \
+	"$$bin/eid" --generate-completion-script bash > completions/eid.bash; \
+	"$$bin/eid" --generate-completion-script zsh > completions/_eid; \
+	"$$bin/eid" --generate-completion-script fish > completions/eid.fish
+
+install: release
+	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	install -D -m 755 "$$bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid"; \
+	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"
+	install -D -m 644 man/eid.1 "$(DESTDIR)$(PREFIX)/share/man/man1/eid.1"
+	install -D -m 644 completions/eid.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/eid"
+	install -D -m 644 completions/_eid "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_eid"
+	install -D -m 644 completions/eid.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/eid.fish"
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/eid.1" \
+	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/eid" \
+	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_eid" \
+	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/eid.fish"
+
+clean:
+	rm -rf .build .build-e2e

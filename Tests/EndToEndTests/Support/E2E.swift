@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+
+/// The end-to-end environment that `make test` sets up (Tests/Support/pcsc-env.sh): a private
+/// pcscd with vpcd readers, and the built binaries. Without it these tests are skipped, and
+/// say so; `make test` always provides it.
+enum E2E {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// (reader name, vpcd port) pairs.
+    static let readers: [(name: String, port: Int)] = (environment["EID_E2E_READERS"] ?? "")
+        .split(separator: ";").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let port = Int(parts[1]) else { return nil }
+            return (String(parts[0]), port)
+        }
+
+    static var isAvailable: Bool { !readers.isEmpty }
+
+    static let emptySocket = environment["EID_E2E_EMPTY_SOCKET"] ?? "/nonexistent/pcscd.comm"
+
+    static let binDir: URL = {
+        if let dir = environment["EID_BIN_DIR"] { return URL(fileURLWithPath: dir) }
+        return packageRoot.appendingPathComponent(".build/debug")
+    }()
+
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static let pool = ReaderPool(readers: readers)
+}
+
+/// Hands out vpcd readers one test at a time, so tests can run in parallel.
+final class ReaderPool: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var free: [(name: String, port: Int)]
+
+    init(readers: [(name: String, port: Int)]) { free = readers }
+
+    func withReader<T>(_ body: (String, Int) throws -> T) rethrows -> T {
+        condition.lock()
+        while free.isEmpty { condition.wait() }
+        let reader = free.removeFirst()
+        condition.unlock()
+        defer {
+            condition.lock()
+            free.append(reader)
+            condition.signal()
+            condition.unlock()
+        }
+        return try body(reader.name, reader.port)
+    }
+}
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+}
+
+/// Runs a built tool to its end (at most `timeout` seconds, then it is killed and the test fails).
+@discardableResult
+func runTool(_ tool: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+             timeout: Double = 30) throws -> RunResult
+{
+    let process = Process()
+    process.executableURL = E2E.binDir.appendingPathComponent(tool)
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (k, v) in extra { env[k] = v }
+    process.environment = env
+    let out = Pipe(), err = Pipe(), input = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    // Read both pipes while waiting, so a full pipe cannot stall the tool.
+    var outData = Data(), errData = Data()
+    let group = DispatchGroup()
+    group.enter()
+    DispatchQueue.global().async {
+        outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async {
+        errData = err.fileHandleForReading.readDataToEndOfFile()
+        group.leave()
+    }
+    let deadline = Date(timeIntervalSinceNow: timeout)
+    while process.isRunning && Date() < deadline { usleep(20_000) }
+    if process.isRunning {
+        process.terminate()
+        process.waitUntilExit()
+        Issue.record("\(tool) \(arguments.joined(separator: " ")) did not end within \(timeout) s")
+    }
+    group.wait()
+    process.waitUntilExit()
+    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                     stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A software eID card (eid-sim) plugged into one vpcd reader for the life of this object.
+final class SimulatedCard {
+    let process = Process()
+    let reader: String
+    private let errPipe = Pipe()
+
+    /// Starts `eid-sim --vpcd 127.0.0.1:port` with `arguments` and waits until pcscd shows the
+    /// card in `reader`.
+    init(reader: String, port: Int, arguments: [String] = [], waitForCard: Bool = true) throws {
+        self.reader = reader
+        process.executableURL = E2E.binDir.appendingPathComponent("eid-sim")
+        process.arguments = ["--vpcd", "127.0.0.1:\(port)"] + arguments
+        process.standardError = errPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if waitForCard { try self.waitForCard(present: true) }
+    }
+
+    /// Polls `eid readers --json` until the reader shows a card (or none).
+    func waitForCard(present: Bool, timeout: Double = 15) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            let result = try runTool("eid", ["readers", "--json"])
+            if let card = try? readerEntry(reader, in: result.stdout), (card["card"] is NSNull) != present { return }
+            usleep(100_000)
+        }
+        throw E2EError.timeout("the card in \(reader) did not \(present ? "appear" : "disappear")")
+    }
+
+    /// Ends eid-sim (SIGTERM) and returns its exit status and standard error.
+    @discardableResult
+    func stop() -> (Int32, String) {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (process.terminationStatus, err)
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+enum E2EError: Error {
+    case timeout(String)
+    case unexpected(String)
+}
+
+/// The reader object named `name` in a READER_LIST line.
+func readerEntry(_ name: String, in json: String) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+    guard let readers = object?["reader"] as? [[String: Any]] else { throw E2EError.unexpected("no reader list in \(json)") }
+    guard let entry = readers.first(where: { $0["name"] as? String == name }) else {
+        throw E2EError.unexpected("no reader \(name) in \(json)")
+    }
+    return entry
+}
+
+/// Parses one JSON object line.
+func jsonObject(_ line: String) throws -> [String: Any] {
+    guard let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+        throw E2EError.unexpected("not a JSON object: \(line)")
+    }
+    return object
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""make bench: figures for README.md, measured against the real pcscd with eid-sim.
+
+Prints wall time (median of N runs), APDUs per run (counted by eid-sim --trace), PC/SC round
+trips, and peak RSS of the eid process. Runs inside `pcsc-env.sh run` (private pcscd).
+Measures; asserts nothing.
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+BIN = sys.argv[1]
+READER, PORT = os.environ["EID_E2E_READERS"].split(";")[0].split("=")
+
+
+def start_sim(*args):
+    trace = open(f"/tmp/eid-bench-trace-{os.getpid()}", "w+")
+    sim = subprocess.Popen([f"{BIN}/eid-sim", "--vpcd", f"127.0.0.1:{PORT}", "--trace", *args],
+                           stdout=subprocess.DEVNULL, stderr=trace)
+    for _ in range(150):
+        out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
+        if f'"name":"{READER}","attached":true,"keypad":false,"card":{{' in out:
+            return sim, trace
+        time.sleep(0.1)
+    raise SystemExit("bench: the software card did not appear")
+
+
+def apdus(trace):
+    trace.flush()
+    trace.seek(0)
+    return sum(1 for line in trace if line.startswith("eid-sim: apdu"))
+
+
+def measure(name, argv, runs, stdin_for=None, sim_args=()):
+    sim, trace = start_sim(*sim_args)
+    try:
+        before = apdus(trace)
+        walls, rss = [], []
+        for i in range(runs):
+            start = time.perf_counter()
+            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL)
+            if stdin_for:
+                proc.stdin.write(stdin_for(i).encode())
+            proc.stdin.close()
+            proc.stdout.read()
+            _, status, usage = os.wait4(proc.pid, 0)
+            walls.append(time.perf_counter() - start)
+            rss.append(usage.ru_maxrss)
+            if status != 0:
+                raise SystemExit(f"bench: {' '.join(argv)} exited with status {status >> 8}")
+        count = (apdus(trace) - before) / runs
+    finally:
+        sim.terminate()
+        sim.wait()
+    print(f"{name:<34} wall median {statistics.median(walls) * 1000:6.1f} ms  "
+          f"(min {min(walls) * 1000:.1f}, max {max(walls) * 1000:.1f}, n={runs})  "
+          f"APDUs {count:4.1f}  peak RSS {max(rss) / 1024:5.1f} MiB")
+
+
+def main():
+    print(f"eid bench — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, reader '{READER}'")
+    measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
+
+
+if __name__ == "__main__":
+    main()
