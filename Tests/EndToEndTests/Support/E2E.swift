@@ -79,18 +79,7 @@ func runTool(_ tool: String, _ arguments: [String], stdin: String? = nil, enviro
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     // Read both pipes while waiting, so a full pipe cannot stall the tool.
-    var outData = Data(), errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-        outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
-    group.enter()
-    DispatchQueue.global().async {
-        errData = err.fileHandleForReading.readDataToEndOfFile()
-        group.leave()
-    }
+    let outData = PipeDrain(out), errData = PipeDrain(err)
     let deadline = Date(timeIntervalSinceNow: timeout)
     while process.isRunning && Date() < deadline { usleep(20_000) }
     if process.isRunning {
@@ -98,10 +87,26 @@ func runTool(_ tool: String, _ arguments: [String], stdin: String? = nil, enviro
         process.waitUntilExit()
         Issue.record("\(tool) \(arguments.joined(separator: " ")) did not end within \(timeout) s")
     }
-    group.wait()
     process.waitUntilExit()
-    return RunResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                     stderr: String(decoding: errData, as: UTF8.self))
+    return RunResult(status: process.terminationStatus, stdout: outData.text(), stderr: errData.text())
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeDrain: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        Thread.detachNewThread { [self] in
+            data = pipe.fileHandleForReading.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
 }
 
 /// A software eID card (eid-sim) plugged into one vpcd reader for the life of this object.

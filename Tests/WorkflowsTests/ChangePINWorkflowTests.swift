@@ -1,0 +1,202 @@
+import CardAccess
+import Dispatch
+import SDK
+import Testing
+@testable import Workflows
+
+@Suite struct ChangePINWorkflowTests {
+    func run(_ lines: [String], counter: Int = 3, card: FakePINCard = FakePINCard(), mse: StatusWord? = nil,
+             timeout: Double = 5) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard)
+    {
+        card.counter = counter
+        let channel = FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
+        let peer = ScriptedPeer(lines)
+        let workflow = ChangePINWorkflow(
+            provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
+            openSession: { _, _ in card })
+        return (workflow.run(), peer, card)
+    }
+
+    static let pin = #"{"cmd":"SET_PIN","value":"123456"}"#
+    static let newPIN = #"{"cmd":"SET_NEW_PIN","value":"654321"}"#
+
+    @Test func happyPath() {
+        let (outcome, peer, card) = run([Self.pin, Self.newPIN])
+        #expect(outcome == .changed)
+        #expect(peer.names == ["CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        #expect(peer.messages.last == .changePIN(success: true))
+        #expect(card.changedTo == "654321")
+    }
+
+    @Test func transportPINHasFiveDigits() {
+        let card = FakePINCard()
+        card.pin = "12345"
+        let (outcome, _, _) = run([#"{"cmd":"SET_PIN","value":"12345"}"#, Self.newPIN], card: card)
+        #expect(outcome == .changed)
+        #expect(card.pin == "654321")
+    }
+
+    @Test func oneWrongPINThenRight() {
+        let (outcome, peer, _) = run([#"{"cmd":"SET_PIN","value":"111111"}"#, Self.pin, Self.newPIN])
+        #expect(outcome == .changed)
+        let enters = peer.messages.filter { $0.name == "ENTER_PIN" }
+        #expect(enters.count == 2)
+        if case .enterPIN(nil, let reader) = enters[1] { #expect(reader.card.eIDCard?.retryCounter == 2) } else {
+            Issue.record("second ENTER_PIN has an error or is missing")
+        }
+    }
+
+    @Test func twoWrongPINsThenCANThenPIN() {
+        let (outcome, peer, card) = run([
+            #"{"cmd":"SET_PIN","value":"111111"}"#, #"{"cmd":"SET_PIN","value":"222222"}"#,
+            #"{"cmd":"SET_CAN","value":"000000"}"#, #"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin, Self.newPIN,
+        ])
+        #expect(outcome == .changed)
+        #expect(peer.names == [
+            "CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_CAN", "ENTER_PIN", "ENTER_NEW_PIN",
+            "CHANGE_PIN",
+        ])
+        #expect(card.operations == ["PACE pin", "PACE pin", "PACE can", "PACE can", "PACE pin", "change"])
+    }
+
+    @Test func suspendedCardAsksForTheCANFirst() {
+        let (_, peer, _) = run([], counter: 1)
+        #expect(peer.names.dropFirst(2).first == "ENTER_CAN")
+    }
+
+    @Test func blockedCardAsksForThePUKThenThePIN() {
+        let (outcome, peer, card) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#, Self.pin, Self.newPIN], counter: 0)
+        #expect(outcome == .changed)
+        #expect(peer.names == ["CHANGE_PIN", "READER", "ENTER_PUK", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        #expect(card.operations == ["PACE puk", "unblock", "PACE pin", "change"])
+    }
+
+    @Test func threeWrongPINsLeadToThePUK() {
+        let wrong = #"{"cmd":"SET_PIN","value":"999999"}"#
+        let (outcome, peer, _) = run([
+            wrong, wrong, #"{"cmd":"SET_CAN","value":"500540"}"#, wrong, #"{"cmd":"SET_PUK","value":"9876543210"}"#,
+            Self.pin, Self.newPIN,
+        ])
+        #expect(outcome == .changed)
+        #expect(peer.names.filter { $0.hasPrefix("ENTER_") } == [
+            "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_PIN", "ENTER_PUK", "ENTER_PIN", "ENTER_NEW_PIN",
+        ])
+    }
+
+    @Test func inoperativePUKEndsTheWorkflow() {
+        let card = FakePINCard()
+        card.pukUses = 0
+        let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: card)
+        #expect(outcome == .pukInoperative)
+        let readers = peer.messages.compactMap { m -> ReaderInfo? in if case .reader(let r) = m { return r } else { return nil } }
+        #expect(readers.last?.card.eIDCard?.inoperative == true)
+        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(card.operations == ["PACE puk", "unblock"])
+    }
+
+    @Test(arguments: ["12a456", "1234", "1234567", "", "12345 "])
+    func invalidPINIsRefusedWithoutTouchingTheCard(value: String) {
+        let (outcome, peer, card) = run([#"{"cmd":"SET_PIN","value":"\#(value)"}"#])
+        #expect(outcome == .cancelled)
+        #expect(card.operations.isEmpty)
+        #expect(peer.messages.contains(.enterPIN(error: "You must provide 5 or 6 digits",
+                                                 reader: ReaderInfo(name: "Test", card: .eID(CardInfo(retryCounter: 3))))))
+    }
+
+    @Test func invalidNewPINIsAskedAgain() {
+        let (outcome, peer, _) = run([Self.pin, #"{"cmd":"SET_NEW_PIN","value":"12345"}"#, Self.newPIN])
+        #expect(outcome == .changed)
+        let errors = peer.messages.compactMap { m -> String? in if case .enterNewPIN(let e?, _) = m { return e } else { return nil } }
+        #expect(errors == ["You must provide 6 digits"])
+    }
+
+    @Test func aCommandForAnotherSecretGetsBadStateAndIsDropped() {
+        let (outcome, peer, _) = run([#"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin, Self.newPIN])
+        #expect(outcome == .changed)
+        #expect(peer.messages.contains(.badState(command: "SET_CAN")))
+    }
+
+    @Test func cancelEndsWithSuccessFalse() {
+        let (outcome, peer, card) = run([#"{"cmd":"CANCEL"}"#, Self.pin])
+        #expect(outcome == .cancelled)
+        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(card.operations.isEmpty)
+    }
+
+    @Test func endOfInputCancels() {
+        let (outcome, _, _) = run([Self.pin])
+        #expect(outcome == .cancelled)
+    }
+
+    @Test func deactivatedCardIsShownNothingIsAskedAndCancelEndsIt() {
+        let peer = ScriptedPeer([], endOfInput: false)
+        let workflow = ChangePINWorkflow(
+            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+            timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() })
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
+            peer.queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
+        }
+        #expect(workflow.run() == .cancelled)
+        #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
+        let reader = peer.messages.compactMap { m -> ReaderInfo? in if case .reader(let r) = m { return r } else { return nil } }
+        #expect(reader.first?.card.eIDCard?.deactivated == true)
+        #expect(peer.messages.last == .changePIN(success: false))
+    }
+
+    @Test func deactivatedCardWaitsUntilTimeout() {
+        let peer = ScriptedPeer([], endOfInput: false)
+        let workflow = ChangePINWorkflow(
+            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+            timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() })
+        #expect(workflow.run() == .timedOut)
+        #expect(peer.names == ["CHANGE_PIN", "READER", "INSERT_CARD", "CHANGE_PIN"])
+    }
+
+    @Test func removedCardEndsWithACardError() {
+        let channel = FakeCardChannel(mseStatus: .success)
+        let provider = OneReaderProvider(channel)
+        final class RemovingCard: FakePINCard {
+            var channel: FakeCardChannel?
+            override func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult {
+                channel?.removed = true
+                throw CardError.cardRemoved
+            }
+        }
+        let card = RemovingCard()
+        card.channel = channel
+        let peer = ScriptedPeer([Self.pin])
+        let workflow = ChangePINWorkflow(provider: provider, peer: peer, openSession: { _, _ in card })
+        #expect(workflow.run() == .cardError(CardError.cardRemoved.description))
+        #expect(peer.messages.last == .changePIN(success: false))
+    }
+}
+
+@Suite struct CommandQueueTests {
+    @Test func invalidAndUnknownAreAnsweredAtOnce() {
+        var replies: [SDKMessage] = []
+        let queue = CommandQueue(reply: { replies.append($0) })
+        queue.feed(line: Array("{broken".utf8))
+        queue.feed(line: Array(#"{"cmd":"FOO"}"#.utf8))
+        queue.feed(line: Array("   ".utf8))
+        #expect(replies.map(\.name) == ["INVALID", "UNKNOWN_COMMAND"])
+        #expect(queue.next(timeout: 0.01).isTimeout)
+    }
+
+    @Test func cancelJumpsTheQueue() {
+        var cancelled = 0
+        let queue = CommandQueue(reply: { _ in }, onCancel: { cancelled += 1 })
+        queue.feed(line: Array(#"{"cmd":"SET_PIN","value":"123456"}"#.utf8))
+        queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
+        queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
+        #expect(queue.isCancelled)
+        #expect(cancelled == 1)
+        guard case .command(.cancel) = queue.next(timeout: 0) else {
+            Issue.record("CANCEL should come first")
+            return
+        }
+    }
+}
+
+extension PeerInput {
+    var isTimeout: Bool { if case .timedOut = self { return true } else { return false } }
+}

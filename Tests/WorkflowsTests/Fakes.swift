@@ -1,0 +1,110 @@
+import CardAccess
+import Foundation
+import SDK
+@testable import Workflows
+
+/// A peer that answers from a script of commands and records every message.
+final class ScriptedPeer: SDKPeer {
+    private(set) var messages: [SDKMessage] = []
+    let queue: CommandQueue
+
+    init(_ lines: [String], endOfInput: Bool = true) {
+        var replies: [SDKMessage] = []
+        queue = CommandQueue(reply: { replies.append($0) })
+        for line in lines { queue.feed(line: Array(line.utf8)) }
+        if endOfInput { queue.finish() }
+        messages += replies
+    }
+
+    func send(_ message: SDKMessage) { messages.append(message) }
+    func nextCommand(timeout: Double) -> PeerInput { queue.next(timeout: timeout) }
+    var isCancelled: Bool { queue.isCancelled }
+
+    var names: [String] { messages.map(\.name) }
+}
+
+/// One reader with a card that is always present.
+final class OneReaderProvider: CardReaderProvider {
+    let channel: FakeCardChannel
+    var present = true
+    init(_ channel: FakeCardChannel) { self.channel = channel }
+    func readers() throws -> [ReaderSnapshot] { [ReaderSnapshot(name: "Test", cardPresent: present)] }
+    func connect(reader: String) throws -> CardConnection {
+        guard present else { throw CardError.cardRemoved }
+        return channel
+    }
+    func waitForChange(timeout: Double) throws { usleep(UInt32(min(timeout, 0.01) * 1_000_000)) }
+    func cancelWait() {}
+}
+
+/// A card channel that answers EF.CardAccess and MSE:Set AT from a PIN state; the PIN
+/// operations are modelled by `FakePINCard`.
+final class FakeCardChannel: CardConnection {
+    var mseStatus: StatusWord
+    var cardAccess: [UInt8] = [UInt8](hex: "31143012060a04007f0007020204020202010202010d")!
+    var removed = false
+    init(mseStatus: StatusWord) { self.mseStatus = mseStatus }
+    var supportsExtendedLength: Bool { true }
+    func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
+        if removed { throw CardError.cardRemoved }
+        switch command.ins {
+        case 0xB0: return ResponseAPDU(data: cardAccess, statusWord: .success)
+        case 0x22: return ResponseAPDU(statusWord: mseStatus)
+        default: return ResponseAPDU(statusWord: .instructionNotSupported)
+        }
+    }
+    func disconnect() {}
+}
+
+/// The eID card's password rules, for testing the workflow's decisions.
+class FakePINCard: PINManagementCard {
+    var pin = "123456", can = "500540", puk = "9876543210"
+    var counter = 3
+    var pukUses = 10
+    var canInSession = false
+    var established: PACEPassword?
+    var changedTo: String?
+    var operations: [String] = []
+
+    func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult {
+        let value = secret.withBytes { String(decoding: $0, as: UTF8.self) }
+        operations.append("PACE \(password)")
+        established = nil
+        switch password {
+        case .can:
+            guard value == can else { return .wrongPassword(.authenticationFailed) }
+            canInSession = true
+        case .puk:
+            guard value == puk else { return .wrongPassword(.authenticationFailed) }
+        case .pin:
+            if counter == 0 { return .wrongPassword(.retriesLeft(0)) }
+            if counter == 1 && !canInSession { return .wrongPassword(.securityStatusNotSatisfied) }
+            guard value == pin else {
+                counter -= 1
+                return .wrongPassword(.retriesLeft(counter))
+            }
+            counter = 3
+        case .mrz:
+            return .wrongPassword(.authenticationFailed)
+        }
+        established = password
+        return .established
+    }
+
+    func changePIN(to newPIN: Secret) throws -> StatusWord {
+        operations.append("change")
+        guard established == .pin else { return .securityStatusNotSatisfied }
+        changedTo = newPIN.withBytes { String(decoding: $0, as: UTF8.self) }
+        pin = changedTo!
+        return .success
+    }
+
+    func unblockPIN() throws -> StatusWord {
+        operations.append("unblock")
+        guard established == .puk else { return .securityStatusNotSatisfied }
+        guard pukUses > 0 else { return .authenticationMethodBlocked }
+        pukUses -= 1
+        counter = 3
+        return .success
+    }
+}
