@@ -73,6 +73,7 @@ public final class VPCDConnection: @unchecked Sendable {
                 card.powerOff()
                 onEvent(.disconnected(endpoint, retryIn: delay))
                 pause(delay)
+                delay = min(delay * 2, retry.maximumDelay)
             }
         }
     }

@@ -97,3 +97,27 @@ import Testing
         }
     }
 }
+
+@Suite struct CardProfileOverridesTests {
+    @Test func optionsOverrideFields() throws {
+        let file = CardProfile(pin: "111111", can: "222222", pinRetries: 1)
+        let result = file.applying(.init(can: "333333", pinRetries: 2, deactivated: true, cardAccess: [0x31, 0x00]))
+        #expect(result == CardProfile(
+            pin: "111111", can: "333333", pinRetries: 2, deactivated: true, cardAccess: [0x31, 0x00]))
+        #expect(file.applying(.init()) == file)
+    }
+
+    @Test func transportPINOptionWithoutPINMeans12345() throws {
+        let result = CardProfile(pin: "111111").applying(.init(transportPIN: true))
+        #expect(result.effectivePIN == "12345")
+        try result.validate(source: "options")
+        #expect(CardProfile().applying(.init(pin: "54321", transportPIN: true)).effectivePIN == "54321")
+        // A profile that is a transport PIN card keeps its transport PIN.
+        let transport = CardProfile(pin: "54321", transportPIN: true)
+        #expect(transport.applying(.init(transportPIN: true)).effectivePIN == "54321")
+        // Switching the transport state off leaves a 5-digit PIN that validation rejects.
+        #expect(throws: CardProfileError.self) {
+            try transport.applying(.init(transportPIN: false)).validate(source: "options")
+        }
+    }
+}
