@@ -69,6 +69,14 @@ import Testing
         #expect(channel.transmitCount == 1)
     }
 
+    @Test(arguments: ["3181c6300d06", "ffffffff", "31"])
+    func brokenCardAccessIsServedAsIs(hex: String) throws {
+        let bytes = [UInt8](hex: hex)!
+        let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: CardProfile(cardAccess: bytes)))
+        // Truncated TLV: the client asks for the rest, gets 6282 without data, and keeps what came.
+        #expect(try channel.readFile(shortFileID: 0x1C) == bytes)
+    }
+
     @Test func cardSecurityNeedsPACE() {
         let card = poweredCard()
         #expect(exchange(card, "00b09d0000") == "6982")
