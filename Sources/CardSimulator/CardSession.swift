@@ -1,0 +1,27 @@
+import CardAccess
+
+/// What the card remembers between power on and power off (or reset): the selected file, the
+/// PACE set up by MSE:Set AT, which password PACE verified, and the secure messaging keys.
+/// Cleared with every new card session; the passwords and files persist.
+public struct CardSession: Sendable {
+    public var selection: CardFileSystem.Selection = .masterFile
+    /// Set by MSE:Set AT for PACE; consumed by General Authenticate.
+    public var paceSetup: PACESetup?
+    /// The password of the last successful PACE in this session (secure messaging running);
+    /// nil before PACE or after secure messaging ended.
+    public var authenticatedPassword: PasswordState.Reference?
+    /// Whether PACE with the CAN succeeded in this session (lifts the PIN's suspension).
+    public var canVerified = false
+    /// The card side of secure messaging, installed by a successful PACE.
+    public var secureMessaging: (any CardSecureMessaging)?
+    /// State that later protocol steps (PACE, TA, CA) keep between their commands, by name.
+    public var protocolState: [String: any Sendable] = [:]
+
+    public init() {}
+
+    /// Ends PACE and secure messaging (a plain command or an SM error does this on the eID card).
+    public mutating func endSecureMessaging() {
+        secureMessaging = nil
+        authenticatedPassword = nil
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import CardAccess
+import CardSimulator
+import Dispatch
+import Foundation
+
+/// `eid-sim`: the software eID card, plugged into pcscd through vpcd.
+@main
+struct EIDSim: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eid-sim",
+        abstract: "A software German eID card (nPA) in pcscd's virtual reader (vsmartcard vpcd).",
+        discussion: """
+            The card connects to vpcd as its TCP client and stays until SIGTERM or SIGINT; when \
+            vpcd is not there or goes away it retries. Without options it is the AusweisApp/PersoSim \
+            test card: PIN 123456, CAN 500540, PUK 9876543210, 3 PIN attempts. Options override the \
+            fields of --profile (a JSON object with the fields pin, can, puk, pinRetries, \
+            transportPIN, deactivated, pukUsesLeft, cardAccess).
+            """)
+
+    @Option(
+        name: .long, help: ArgumentHelp("Where vpcd listens (default 127.0.0.1:35963).", valueName: "host:port"),
+        transform: { text in
+            guard let endpoint = VPCDEndpoint(parsing: text) else {
+                throw ValidationError("--vpcd must be HOST:PORT with a port 1...65535, e.g. 127.0.0.1:35963")
+            }
+            return endpoint
+        })
+    var vpcd: VPCDEndpoint = .default
+
+    @Option(help: ArgumentHelp(
+        "The PIN: 6 digits, or 5 with --transport-pin (default 123456, or 12345).", valueName: "digits"))
+    var pin: String?
+
+    @Option(help: ArgumentHelp("The CAN: 6 digits (default 500540).", valueName: "digits"))
+    var can: String?
+
+    @Option(help: ArgumentHelp("The PUK: 10 digits (default 9876543210).", valueName: "digits"))
+    var puk: String?
+
+    @Option(
+        name: .customLong("pin-retries"), help: ArgumentHelp("PIN attempts left, 0...3 (default 3).", valueName: "n"))
+    var pinRetries: Int?
+
+    @Option(
+        name: .customLong("puk-uses-left"),
+        help: ArgumentHelp("How often the PUK can still unblock the PIN, 0...10 (default 10).", valueName: "n"))
+    var pukUsesLeft: Int?
+
+    @Flag(
+        name: .customLong("transport-pin"), inversion: .prefixedNo,
+        help: "The PIN is a 5-digit transport PIN that must be changed first.")
+    var transportPIN: Bool?
+
+    @Flag(inversion: .prefixedNo, help: "The eID function is switched off.")
+    var deactivated: Bool?
+
+    @Option(
+        name: .customLong("card-access"),
+        help: ArgumentHelp("Replaces EF.CardAccess with these bytes (for cards that answer garbage).", valueName: "hex"),
+        transform: { text in
+            guard let bytes = [UInt8](hex: text) else {
+                throw ValidationError("--card-access must be hexadecimal (an even number of 0-9a-f)")
+            }
+            return bytes
+        })
+    var cardAccess: [UInt8]?
+
+    @Option(help: ArgumentHelp("A JSON card profile; options override its fields.", valueName: "file"))
+    var profile: String?
+
+    @Flag(help: "Print one line per APDU on stderr: instruction and status word, never data.")
+    var trace = false
+
+    func run() throws {
+        let cardProfile = try resolvedProfile()
+        let card = SimulatedEIDCard(profile: cardProfile)
+        if trace { card.onTrace { printError("eid-sim: \($0)") } }
+        let connection = VPCDConnection(endpoint: vpcd, card: card, onEvent: { printError("eid-sim: \($0)") })
+        let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { connection.stop() }
+            source.resume()
+            return source
+        }
+        connection.run()
+        signals.forEach { $0.cancel() }
+    }
+
+    /// The profile file (if any) with the options applied, validated.
+    func resolvedProfile() throws -> CardProfile {
+        let overrides = CardProfile.Overrides(
+            pin: pin, can: can, puk: puk, pinRetries: pinRetries, pukUsesLeft: pukUsesLeft, transportPIN: transportPIN,
+            deactivated: deactivated, cardAccess: cardAccess)
+        let result = try (profile.map { try CardProfile.load(path: $0) } ?? CardProfile()).applying(overrides)
+        let source = profile.map { "\($0) with the options" } ?? "the options"
+        do {
+            try result.validate(source: source)
+        } catch CardProfileError.invalidValue(_, let field, let requirement, let found) {
+            let option = EIDSim.optionName[field] ?? field
+            throw ValidationError(
+                "\(option) (from \(source)): \(requirement)" + (found.map { ", found \($0)" } ?? ""))
+        }
+        return result
+    }
+
+    static let optionName = [
+        "pin": "--pin", "can": "--can", "puk": "--puk", "pinRetries": "--pin-retries",
+        "pukUsesLeft": "--puk-uses-left",
+    ]
+}
+
+/// One line on standard error, written at once (trace lines come from several threads).
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
