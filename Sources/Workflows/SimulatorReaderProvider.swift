@@ -1,10 +1,33 @@
 import CardAccess
+import CardSimulator
+import Foundation
 
-// Interim until the CardSimulator target lands.
+/// The reader named "Simulator": the software eID card in process, always present. Its PIN
+/// state lives as long as the provider.
 public final class SimulatorReaderProvider: CardReaderProvider {
-    public init() {}
-    public func readers() throws -> [ReaderSnapshot] { [] }
-    public func connect(reader: String) throws -> CardConnection { throw CardError.cardRemoved }
-    public func waitForChange(timeout: Double) throws {}
+    public let card: SimulatedEIDCard
+
+    public init(card: SimulatedEIDCard = SimulatedEIDCard()) { self.card = card }
+
+    public func readers() throws -> [ReaderSnapshot] {
+        [ReaderSnapshot(name: SimulatedCardChannel.readerName, keypad: false, cardPresent: true)]
+    }
+
+    public func connect(reader: String) throws -> CardConnection {
+        guard reader == SimulatedCardChannel.readerName else { throw CardError.cardRemoved }
+        return SimulatedCardChannel(card: card)
+    }
+
+    /// The simulator never changes by itself; waiting is sleeping.
+    public func waitForChange(timeout: Double) throws {
+        usleep(UInt32(min(max(timeout, 0), 0.5) * 1_000_000))
+    }
+
     public func cancelWait() {}
+}
+
+/// A card session with the simulator needs no teardown: the card keeps its session, as a card
+/// left in a PC/SC reader does.
+extension SimulatedCardChannel: CardConnection {
+    public func disconnect() {}
 }
