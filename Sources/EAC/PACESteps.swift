@@ -19,6 +19,7 @@ public struct PACESteps: Sendable {
 
     /// Steps for `protocol` on the curve with TR-03110 standardized domain parameter id `id`.
     public init(protocol: PACEProtocol, domainParameterID id: Int) throws {
+        guard `protocol`.isSupported else { throw PACEError.unsupportedProtocol(`protocol`.oid) }
         guard let curve = ECCurve(standardizedDomainParameterID: id) else {
             throw PACEError.unsupportedDomainParameter(id)
         }
