@@ -67,9 +67,16 @@ public final class PACE {
         return try generalAuthenticate(setATStatus: sw)
     }
 
-    /// Runs PACE and returns the secure messaging channel over `channel` with the new keys.
+    /// Runs PACE and returns the secure messaging channel with the new keys. When `channel`
+    /// is itself a `SecureMessaging` channel (PACE with the PIN inside the CAN session of a
+    /// suspended PIN, TR-03110-2 3.5.1), the new session replaces it: the result wraps the
+    /// plain channel underneath and the old session is closed.
     public func establishSecureMessaging() throws -> (result: PACEResult, channel: SecureMessaging) {
         let result = try run()
+        if let previous = channel as? SecureMessaging {
+            previous.close()
+            return (result, SecureMessaging(wrapping: previous.underlying, keys: result.sessionKeys))
+        }
         return (result, SecureMessaging(wrapping: channel, keys: result.sessionKeys))
     }
 

@@ -34,11 +34,20 @@ final class LoopbackCard: CardChannel {
                 session = nil
                 return ResponseAPDU(statusWord: .smDataObjectsIncorrect)
             }
-            // Echo the command data back, as a card would return file content.
-            let response = try s.protect(ResponseAPDU(data: plain.data.reversed(), statusWord: .success))
+            // PACE inside SM is answered under the old session; a successful step 4 then
+            // replaces it. Anything else: echo the data reversed, as a card returns content.
             session = s
+            let plainResponse = [0x22, 0x86].contains(plain.ins)
+                ? try handlePACE(plain) : ResponseAPDU(data: plain.data.reversed(), statusWord: .success)
+            let replacement = session
+            let response = try s.protect(plainResponse)
+            session = plain.ins == 0x86 && plain.cla & 0x10 == 0 && plainResponse.isSuccess ? replacement : s
             return response
         }
+        return try handlePACE(command)
+    }
+
+    func handlePACE(_ command: CommandAPDU) throws -> ResponseAPDU {
         typealias Tag = DynamicAuthenticationData.Tag
         if command.ins == 0x22 {
             let mse = try PACECommand.SetAuthenticationTemplate(command: command)
@@ -131,5 +140,22 @@ struct LoopbackCardTests {
             try secure.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, ne: 256))
         }
         #expect(secure.isClosed)
+    }
+
+    @Test func paceWithThePINInsideTheCANSession() throws {
+        let steps = try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 13)
+        let card = LoopbackCard(steps: steps, password: .can("123456"))
+        let (_, canSession) = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+                                      password: .can("123456")).establishSecureMessaging()
+        // The second PACE runs inside the first session (the test card knows one password; a
+        // real card would take the PIN here) and its keys replace the first session's.
+        let (result, pinSession) = try PACE(channel: canSession, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+                                           password: .can("123456")).establishSecureMessaging()
+        #expect(canSession.isClosed)
+        #expect(canSession.ssc.last == 10)  // MSE:Set AT and four General Authenticates went through it
+        #expect(pinSession.underlying === card)
+        #expect(result.sessionKeys.mac.count == 16)
+        let response = try pinSession.transmit(CommandAPDU(ins: 0xD6, p1: 0, p2: 0, data: [1, 2, 3], ne: 256))
+        #expect(response.data == [3, 2, 1])
     }
 }
