@@ -94,7 +94,8 @@ public struct ObjectIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     /// Whether `prefix`'s arcs are the first arcs of this identifier (or all of them).
     public func hasPrefix(_ prefix: ObjectIdentifier) -> Bool {
-        components.count >= prefix.components.count && Array(components.prefix(prefix.components.count)) == prefix.components
+        components.count >= prefix.components.count
+            && Array(components.prefix(prefix.components.count)) == prefix.components
     }
 
     /// This identifier with `arcs` appended.
@@ -161,10 +162,14 @@ extension ObjectIdentifier {
         let ciphers: [(UInt64, String)] = [
             (1, "3DES-CBC-CBC"), (2, "AES-CBC-CMAC-128"), (3, "AES-CBC-CMAC-192"), (4, "AES-CBC-CMAC-256"),
         ]
-        let paceMappings: [(UInt64, String)] = [(1, "DH-GM"), (2, "ECDH-GM"), (3, "DH-IM"), (4, "ECDH-IM"), (6, "ECDH-CAM")]
+        let paceMappings: [(UInt64, String)] = [
+            (1, "DH-GM"), (2, "ECDH-GM"), (3, "DH-IM"), (4, "ECDH-IM"), (6, "ECDH-CAM"),
+        ]
         for (m, mName) in paceMappings {
             n[idPACE.appending(m)] = "id-PACE-\(mName)"
-            for (c, cName) in ciphers where !(m == 6 && c == 1) { n[idPACE.appending(m, c)] = "id-PACE-\(mName)-\(cName)" }
+            for (c, cName) in ciphers where !(m == 6 && c == 1) {
+                n[idPACE.appending(m, c)] = "id-PACE-\(mName)-\(cName)"
+            }
         }
         for (a, aName) in [(UInt64(1), "DH"), (2, "ECDH")] {
             n[idCA.appending(a)] = "id-CA-\(aName)"

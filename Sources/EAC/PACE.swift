@@ -96,7 +96,8 @@ public final class PACE {
         // Step 2: generic mapping.
         let mappingKey = try steps.mappingKeyPair(try keySource.privateKey(for: .mapping, group: group))
         let r2 = try exchange(
-            step: 2, DynamicAuthenticationData([TLV(tag: Tag.terminalMappingData, value: mappingKey.publicKey.encoded)]))
+            step: 2, DynamicAuthenticationData([TLV(tag: Tag.terminalMappingData, value: mappingKey.publicKey.encoded)])
+        )
         guard let chipMapping = r2[Tag.chipMappingData], let chipMappingKey = try? steps.publicKey(chipMapping) else {
             throw PACEError.malformedResponse(step: 2)
         }
@@ -110,7 +111,8 @@ public final class PACE {
             try keySource.privateKey(for: .keyAgreement, group: group), generator: generator)
         let r3 = try exchange(
             step: 3,
-            DynamicAuthenticationData([TLV(tag: Tag.terminalEphemeralPublicKey, value: ephemeralKey.publicKey.encoded)]))
+            DynamicAuthenticationData([TLV(tag: Tag.terminalEphemeralPublicKey, value: ephemeralKey.publicKey.encoded)])
+        )
         guard let chipEphemeral = r3[Tag.chipEphemeralPublicKey], let chipKey = try? steps.publicKey(chipEphemeral)
         else { throw PACEError.malformedResponse(step: 3) }
         let secret = try steps.sharedSecret(ephemeralKey: ephemeralKey, peerEphemeralKey: chipKey)

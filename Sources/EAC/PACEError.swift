@@ -40,7 +40,8 @@ public enum PACEError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unsupportedProtocol(let oid): return "PACE protocol \(oid) is not supported"
-        case .unsupportedDomainParameter(let id): return "PACE domain parameter \(id.map(String.init) ?? "(explicit)") is not supported"
+        case .unsupportedDomainParameter(let id):
+            return "PACE domain parameter \(id.map(String.init) ?? "(explicit)") is not supported"
         case .setAuthenticationTemplateFailed(let sw): return "MSE:Set AT for PACE failed: \(sw)"
         case .generalAuthenticateFailed(let step, let sw): return "PACE step \(step) failed: the card answered \(sw)"
         case .malformedResponse(let step): return "the card's answer to PACE step \(step) is malformed"

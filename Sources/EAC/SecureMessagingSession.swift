@@ -107,7 +107,8 @@ public struct SecureMessagingSession: Sendable {
             data = try decrypt(paddingIndicated: cryptogram)
         }
         guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.malformedCommand }
-        return CommandAPDU(cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
+        return CommandAPDU(
+            cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
     }
 
     /// The protected form of the card's `response` (SSC incremented first):

@@ -223,8 +223,9 @@ public indirect enum SecurityInfo: Equatable, Sendable {
         }
         if oid.hasPrefix(.idPACE) && n == ObjectIdentifier.idPACE.components.count + 1 {
             try count(1...2)
-            return .paceDomainParameter(PACEDomainParameterInfo(
-                protocol: oid, domainParameter: try AlgorithmIdentifier(tlv: rest[0]), parameterID: try int(1)))
+            return .paceDomainParameter(
+                PACEDomainParameterInfo(
+                    protocol: oid, domainParameter: try AlgorithmIdentifier(tlv: rest[0]), parameterID: try int(1)))
         }
         if oid.hasPrefix(.idCA) && n == ObjectIdentifier.idCA.components.count + 2 {
             try count(1...2)
@@ -232,8 +233,9 @@ public indirect enum SecurityInfo: Equatable, Sendable {
         }
         if oid.hasPrefix(.idCA) && n == ObjectIdentifier.idCA.components.count + 1 {
             try count(1...2)
-            return .chipAuthenticationDomainParameter(ChipAuthenticationDomainParameterInfo(
-                protocol: oid, domainParameter: try AlgorithmIdentifier(tlv: rest[0]), keyID: try int(1)))
+            return .chipAuthenticationDomainParameter(
+                ChipAuthenticationDomainParameterInfo(
+                    protocol: oid, domainParameter: try AlgorithmIdentifier(tlv: rest[0]), keyID: try int(1)))
         }
         if oid.hasPrefix(.idPK) && n == ObjectIdentifier.idPK.components.count + 1 {
             try count(1...2)
@@ -242,20 +244,23 @@ public indirect enum SecurityInfo: Equatable, Sendable {
             guard spki.count == 2 else { throw ASN1Error.invalidSecurityInfo(oid) }
             let key = SubjectPublicKeyInfo(
                 algorithm: try AlgorithmIdentifier(tlv: spki[0]), publicKey: try DER.readBitString(spki[1]))
-            return .chipAuthenticationPublicKey(ChipAuthenticationPublicKeyInfo(
-                protocol: oid, chipAuthenticationPublicKey: key, keyID: try int(1)))
+            return .chipAuthenticationPublicKey(
+                ChipAuthenticationPublicKeyInfo(
+                    protocol: oid, chipAuthenticationPublicKey: key, keyID: try int(1)))
         }
         if oid == .idTA {
             try count(1...2)
             if rest.count == 2 { try DER.expect(rest[1], DER.sequence) }
-            return .terminalAuthentication(TerminalAuthenticationInfo(
-                protocol: oid, version: try int(0)!, efCVCA: rest.count == 2 ? rest[1].bytes : nil))
+            return .terminalAuthentication(
+                TerminalAuthenticationInfo(
+                    protocol: oid, version: try int(0)!, efCVCA: rest.count == 2 ? rest[1].bytes : nil))
         }
         if oid == .idCI {
             try count(1...2)
             if rest.count == 2 { try DER.expect(rest[1], DER.sequence) }
-            return .cardInfoLocator(CardInfoLocator(
-                url: try DER.readIA5String(rest[0]), efCardInfo: rest.count == 2 ? rest[1].bytes : nil))
+            return .cardInfoLocator(
+                CardInfoLocator(
+                    url: try DER.readIA5String(rest[0]), efCardInfo: rest.count == 2 ? rest[1].bytes : nil))
         }
         if oid == .idPT {
             try count(1...1)
@@ -287,7 +292,8 @@ public indirect enum SecurityInfo: Equatable, Sendable {
         case .terminalAuthentication(let i):
             return seq([i.protocol.tlv, DER.encodeInteger(i.version)] + raw(i.efCVCA))
         case .cardInfoLocator(let i):
-            return seq([ObjectIdentifier.idCI.tlv, TLV(tag: DER.ia5String, value: Array(i.url.utf8))] + raw(i.efCardInfo))
+            return seq(
+                [ObjectIdentifier.idCI.tlv, TLV(tag: DER.ia5String, value: Array(i.url.utf8))] + raw(i.efCardInfo))
         case .privilegedTerminal(let infos):
             return seq([ObjectIdentifier.idPT.tlv, infos.tlv])
         case .unknown(let i):

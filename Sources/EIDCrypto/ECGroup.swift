@@ -105,7 +105,9 @@ public final class ECGroup: Equatable, @unchecked Sendable {
         guard let n = EC_GROUP_get0_order(handle) else { throw CryptoError.openSSL(function: "EC_GROUP_get0_order") }
         let k = try BigNumber()
         repeat {
-            guard BN_priv_rand_range(k.handle, n) == 1 else { throw CryptoError.openSSL(function: "BN_priv_rand_range") }
+            guard BN_priv_rand_range(k.handle, n) == 1 else {
+                throw CryptoError.openSSL(function: "BN_priv_rand_range")
+            }
         } while k.isZero
         return try k.bytes(paddedTo: orderSize)
     }

@@ -79,7 +79,9 @@ public final class ECPoint: Equatable, @unchecked Sendable {
     public func multiplied(by scalar: [UInt8]) throws -> ECPoint {
         let k = try BigNumber(bytes: scalar)
         let ctx = try BigNumberContext()
-        guard let n = EC_GROUP_get0_order(group.handle) else { throw CryptoError.openSSL(function: "EC_GROUP_get0_order") }
+        guard let n = EC_GROUP_get0_order(group.handle) else {
+            throw CryptoError.openSSL(function: "EC_GROUP_get0_order")
+        }
         guard BN_nnmod(k.handle, k.handle, n, ctx.handle) == 1 else { throw CryptoError.openSSL(function: "BN_nnmod") }
         guard !k.isZero else { throw CryptoError.invalidScalar }
         return try multiplied(by: k, context: ctx)

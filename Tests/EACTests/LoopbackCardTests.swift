@@ -37,7 +37,8 @@ final class LoopbackCard: CardChannel {
             // PACE inside SM is answered under the old session; a successful step 4 then
             // replaces it. Anything else: echo the data reversed, as a card returns content.
             session = s
-            let plainResponse = [0x22, 0x86].contains(plain.ins)
+            let plainResponse =
+                [0x22, 0x86].contains(plain.ins)
                 ? try handlePACE(plain) : ResponseAPDU(data: plain.data.reversed(), statusWord: .success)
             let replacement = session
             let response = try s.protect(plainResponse)
@@ -76,10 +77,13 @@ final class LoopbackCard: CardChannel {
             let terminal = try steps.publicKey(data[Tag.terminalEphemeralPublicKey]!)
             ephemeralKey = key
             terminalKey = terminal
-            keys = try steps.sessionKeys(sharedSecret: steps.sharedSecret(ephemeralKey: key, peerEphemeralKey: terminal))
+            keys = try steps.sessionKeys(
+                sharedSecret: steps.sharedSecret(ephemeralKey: key, peerEphemeralKey: terminal))
             return answer(Tag.chipEphemeralPublicKey, key.publicKey.encoded)
         case Tag.terminalToken:
-            guard try steps.verifyAuthenticationToken(data[Tag.terminalToken]!, macKey: keys!.mac, over: ephemeralKey!.publicKey)
+            guard
+                try steps.verifyAuthenticationToken(
+                    data[Tag.terminalToken]!, macKey: keys!.mac, over: ephemeralKey!.publicKey)
             else {
                 retries -= 1
                 return ResponseAPDU(statusWord: .retriesLeft(retries))
@@ -121,10 +125,12 @@ struct LoopbackCardTests {
     @Test func wrongPasswordCountsDownAndTheRightOneRecovers() throws {
         let steps = try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 13)
         let card = LoopbackCard(steps: steps, password: .pin("123456"))
-        let wrong = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13, password: .pin("654321"))
+        let wrong = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13, password: .pin("654321"))
         #expect(throws: PACEError.generalAuthenticateFailed(step: 4, .retriesLeft(2))) { try wrong.run() }
         // The next MSE:Set AT reports the counter to the caller, PACE itself goes on.
-        let right = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13, password: .pin("123456"))
+        let right = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13, password: .pin("123456"))
         let result = try right.run()
         #expect(result.setAuthenticationTemplateStatus == .retriesLeft(2))
     }
@@ -132,8 +138,10 @@ struct LoopbackCardTests {
     @Test func cardDroppingSecureMessagingIsAnError() throws {
         let steps = try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 13)
         let card = LoopbackCard(steps: steps, password: .can("123456"))
-        let (_, secure) = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                                   password: .can("123456")).establishSecureMessaging()
+        let (_, secure) = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: .can("123456")
+        ).establishSecureMessaging()
         _ = try secure.transmit(CommandAPDU(ins: 0xB0, p1: 0, p2: 0, ne: 256))
         card.session = nil  // the card forgets the session (e.g. reset)
         #expect(throws: SecureMessagingError.responseNotProtected(.smDataObjectsMissing)) {
@@ -145,12 +153,16 @@ struct LoopbackCardTests {
     @Test func paceWithThePINInsideTheCANSession() throws {
         let steps = try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 13)
         let card = LoopbackCard(steps: steps, password: .can("123456"))
-        let (_, canSession) = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                                      password: .can("123456")).establishSecureMessaging()
+        let (_, canSession) = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: .can("123456")
+        ).establishSecureMessaging()
         // The second PACE runs inside the first session (the test card knows one password; a
         // real card would take the PIN here) and its keys replace the first session's.
-        let (result, pinSession) = try PACE(channel: canSession, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                                           password: .can("123456")).establishSecureMessaging()
+        let (result, pinSession) = try PACE(
+            channel: canSession, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: .can("123456")
+        ).establishSecureMessaging()
         #expect(canSession.isClosed)
         #expect(canSession.ssc.last == 10)  // MSE:Set AT and four General Authenticates went through it
         #expect(pinSession.underlying === card)

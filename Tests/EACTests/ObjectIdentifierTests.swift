@@ -50,11 +50,15 @@ struct ObjectIdentifierTests {
     }
 
     @Test func rejectsMalformedEncodings() {
-        let bad: [[UInt8]] = [[], [0x2B, 0x86], [0x2B, 0x80, 0x01], [0x80, 0x01], [0x2B] + [UInt8](repeating: 0xFF, count: 10) + [0x7F]]
+        let bad: [[UInt8]] = [
+            [], [0x2B, 0x86], [0x2B, 0x80, 0x01], [0x80, 0x01], [0x2B] + [UInt8](repeating: 0xFF, count: 10) + [0x7F],
+        ]
         for b in bad {
             #expect(throws: ASN1Error.invalidObjectIdentifier, "\(b.hexString)") { try ObjectIdentifier(derValue: b) }
         }
-        #expect(throws: ASN1Error.unexpectedTag(expected: 0x06, found: 0x04)) { try ObjectIdentifier(der: [0x04, 0x01, 0x2B]) }
+        #expect(throws: ASN1Error.unexpectedTag(expected: 0x06, found: 0x04)) {
+            try ObjectIdentifier(der: [0x04, 0x01, 0x2B])
+        }
         #expect(throws: ASN1Error.self) { try ObjectIdentifier(der: [0x06, 0x05, 0x2B]) }
         for text in ["", "1", "1.", ".1.2", "3.1", "0.40", "1.2.x", "1..2", "1.-2"] {
             #expect(ObjectIdentifier(dotted: text) == nil, "\(text)")

@@ -31,16 +31,23 @@ enum PACETrace {
         var script: [(String, String)] = []
         script.append(("0022c1a40f800a04007f00070202040202830103", "9000"))
         script.append(("10860000027c0000", "7c128010" + z + "9000"))
-        script.append(("10860000457c43814104" + point("map_terminal_public_key") + "00",
-                       "7c43824104" + point("map_chip_public_key") + "9000"))
-        script.append(("10860000457c43834104" + point("eph_terminal_public_key") + "00",
-                       "7c43844104" + point("eph_chip_public_key") + "9000"))
+        script.append(
+            (
+                "10860000457c43814104" + point("map_terminal_public_key") + "00",
+                "7c43824104" + point("map_chip_public_key") + "9000"
+            ))
+        script.append(
+            (
+                "10860000457c43834104" + point("eph_terminal_public_key") + "00",
+                "7c43844104" + point("eph_chip_public_key") + "9000"
+            ))
         script.append(("008600000c7c0a8508" + tPCD + "00", "7c198608" + tPICC + "870d" + car + "9000"))
         return (v, script)
     }
 
     static func keySource(_ v: [String: String]) throws -> FixedPACEKeySource {
-        FixedPACEKeySource(mapping: try v.bytes("map_terminal_private_key"), keyAgreement: try v.bytes("eph_terminal_private_key"))
+        FixedPACEKeySource(
+            mapping: try v.bytes("map_terminal_private_key"), keyAgreement: try v.bytes("eph_terminal_private_key"))
     }
 }
 
@@ -65,8 +72,10 @@ struct PACEStepsTests {
         #expect(gT.encoded.hexString == v["mapped_generator"])
         #expect(gT == gC)
 
-        let ephT = try steps.ephemeralKeyPair(ECPrivateKey(group: group, scalar: v.bytes("eph_terminal_private_key")), generator: gT)
-        let ephC = try steps.ephemeralKeyPair(ECPrivateKey(group: group, scalar: v.bytes("eph_chip_private_key")), generator: gC)
+        let ephT = try steps.ephemeralKeyPair(
+            ECPrivateKey(group: group, scalar: v.bytes("eph_terminal_private_key")), generator: gT)
+        let ephC = try steps.ephemeralKeyPair(
+            ECPrivateKey(group: group, scalar: v.bytes("eph_chip_private_key")), generator: gC)
         #expect(ephT.publicKey.encoded.hexString == v["eph_terminal_public_key"])
         #expect(ephC.publicKey.encoded.hexString == v["eph_chip_public_key"])
         let kT = try steps.sharedSecret(ephemeralKey: ephT, peerEphemeralKey: ephC.publicKey)
@@ -90,8 +99,9 @@ struct PACEStepsTests {
 
     @Test func icaoG1MRZ() throws {
         let v = try Fixture.hexValues("pace_ecdh_gm_brainpoolp256r1")
-        let password = PACEPassword.mrz(documentNumber: v["mrz_document_number"]!, dateOfBirth: v["mrz_date_of_birth"]!,
-                                        dateOfExpiry: v["mrz_date_of_expiry"]!)
+        let password = PACEPassword.mrz(
+            documentNumber: v["mrz_document_number"]!, dateOfBirth: v["mrz_date_of_birth"]!,
+            dateOfExpiry: v["mrz_date_of_expiry"]!)
         #expect(try password.sharedSecret().hexString == v["k_seed_sha1_mrz_information"])
         #expect(try PACEPassword.mrz(information: v["mrz_information"]!).sharedSecret() == password.sharedSecret())
         try checkSteps(v, password: password)
@@ -122,7 +132,9 @@ struct PACEStepsTests {
         #expect(throws: PACEError.unsupportedDomainParameter(2)) {
             try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 2)
         }
-        #expect(PACEProtocol(oid: ObjectIdentifier(name: "id-PACE-ECDH-CAM-AES-CBC-CMAC-256")!)?.mapping == .chipAuthentication)
+        #expect(
+            PACEProtocol(oid: ObjectIdentifier(name: "id-PACE-ECDH-CAM-AES-CBC-CMAC-256")!)?.mapping
+                == .chipAuthentication)
         #expect(PACEProtocol(oid: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!) == nil)
     }
 
@@ -140,8 +152,9 @@ struct PACETerminalTests {
     @Test func icaoG1AllNineAPDUs() throws {
         let (v, script) = try PACETrace.icaoG1()
         let card = try ScriptedChannel(script)
-        let pace = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                            password: .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
+        let pace = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
         let result = try pace.run()
         #expect(card.isFinished)
         #expect(result.sessionKeys.encryption.hexString == v["ks_enc"])
@@ -157,8 +170,9 @@ struct PACETerminalTests {
         let (v, script) = try PACETrace.icaoG1()
         let info = try #require(SecurityInfos(efCardAccess: v.bytes("ef_cardaccess")).paceInfos.first)
         let card = try ScriptedChannel(script)
-        let pace = try PACE(channel: card, paceInfo: info, password: .mrz(information: v["mrz_information"]!),
-                            keySource: PACETrace.keySource(v))
+        let pace = try PACE(
+            channel: card, paceInfo: info, password: .mrz(information: v["mrz_information"]!),
+            keySource: PACETrace.keySource(v))
         let (result, secure) = try pace.establishSecureMessaging()
         #expect(result.sessionKeys.mac.hexString == v["ks_mac"])
         #expect(secure.underlying === card)
@@ -168,8 +182,9 @@ struct PACETerminalTests {
     @Test func bsiWorkedExampleWithPIN() throws {
         let (v, script) = try PACETrace.bsiWorkedExample()
         let card = try ScriptedChannel(script)
-        let pace = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                            password: .pin("123456"), keySource: PACETrace.keySource(v))
+        let pace = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: .pin("123456"), keySource: PACETrace.keySource(v))
         let result = try pace.run()
         #expect(card.isFinished)
         #expect(result.sessionKeys.encryption.hexString == v["ks_enc"])
@@ -181,8 +196,9 @@ struct PACETerminalTests {
     @Test func chatIsSentInMSESetAT() throws {
         // CHAT of an authentication terminal (id-AT), as in a terminal certificate.
         let chat = try hex("7f4c12" + "060904007f000703010202" + "53050000000110")
-        let command = PACECommand.setAuthenticationTemplate(protocol: PACEProtocol.ecdhGenericMappingAES128.oid,
-                                                            passwordType: .pin, chat: chat)
+        let command = PACECommand.setAuthenticationTemplate(
+            protocol: PACEProtocol.ecdhGenericMappingAES128.oid,
+            passwordType: .pin, chat: chat)
         #expect(command.bytes.hexString == "0022c1a424800a04007f00070202040202830103" + chat.hexString)
         let parsed = try PACECommand.SetAuthenticationTemplate(command: command)
         #expect(parsed.passwordType == .pin)
@@ -195,8 +211,9 @@ struct PACETerminalTests {
         var (v, script) = try PACETrace.icaoG1()
         script[step].1 = response
         let card = try ScriptedChannel(Array(script.prefix(step + 1)))
-        let pace = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                            password: password ?? .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
+        let pace = try PACE(
+            channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+            password: password ?? .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
         do {
             _ = try pace.run()
             return nil
@@ -262,16 +279,18 @@ struct PACETerminalTests {
         for sw in ["63c2", "63c1", "6283"] {
             script[0].1 = sw
             let card = try ScriptedChannel(script)
-            let pace = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                                password: .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
+            let pace = try PACE(
+                channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+                password: .mrz(information: v["mrz_information"]!), keySource: PACETrace.keySource(v))
             let result = try pace.run()
             #expect(result.setAuthenticationTemplateStatus.rawValue == UInt16(sw, radix: 16))
         }
         for sw in ["6a88", "6982", "6d00"] {
             script[0].1 = sw
             let card = try ScriptedChannel(Array(script.prefix(1)))
-            let pace = try PACE(channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
-                                password: .mrz(information: v["mrz_information"]!))
+            let pace = try PACE(
+                channel: card, protocol: .ecdhGenericMappingAES128, domainParameterID: 13,
+                password: .mrz(information: v["mrz_information"]!))
             #expect(throws: PACEError.setAuthenticationTemplateFailed(StatusWord(rawValue: UInt16(sw, radix: 16)!))) {
                 try pace.run()
             }
@@ -284,7 +303,8 @@ struct PACETerminalTests {
         #expect(throws: PACEError.unsupportedDomainParameter(nil)) {
             try PACE(channel: ScriptedChannel([]), paceInfo: info, password: .can("123456"))
         }
-        let dh = PACEInfo(protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
+        let dh = PACEInfo(
+            protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
         #expect(throws: PACEError.unsupportedProtocol(dh.protocol)) {
             try PACE(channel: ScriptedChannel([]), paceInfo: dh, password: .can("123456"))
         }

@@ -9,7 +9,10 @@ final class ScriptedChannel: CardChannel {
         let response: [UInt8]
     }
 
-    enum ScriptError: Error { case unexpectedCommand(index: Int), scriptExhausted }
+    enum ScriptError: Error {
+        case unexpectedCommand(index: Int)
+        case scriptExhausted
+    }
 
     var steps: [Step]
     private(set) var index = 0

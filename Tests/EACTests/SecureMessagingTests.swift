@@ -14,10 +14,13 @@ struct SecureMessagingTests {
 
     static func gmrtd() throws -> (keys: SessionKeys, ssc: [UInt8], exchanges: [Exchange], finalSSC: [UInt8]) {
         let trace = try #require(Fixture.values("secure_messaging")["gmrtd_aes256_trace"] as? [String: Any])
-        let keys = SessionKeys(encryption: try hex(trace["ks_enc"] as! String), mac: try hex(trace["ks_mac"] as! String))
+        let keys = SessionKeys(
+            encryption: try hex(trace["ks_enc"] as! String), mac: try hex(trace["ks_mac"] as! String))
         let exchanges = try (trace["exchanges"] as! [[String: String]]).map {
-            Exchange(plainCommand: try CommandAPDU(bytes: hex($0["plain_cmd"]!)), protectedCommand: try hex($0["protected_cmd"]!),
-                     protectedResponse: try hex($0["protected_rsp"]!), plainResponseData: try hex($0["plain_rsp_data"]!))
+            Exchange(
+                plainCommand: try CommandAPDU(bytes: hex($0["plain_cmd"]!)),
+                protectedCommand: try hex($0["protected_cmd"]!),
+                protectedResponse: try hex($0["protected_rsp"]!), plainResponseData: try hex($0["plain_rsp_data"]!))
         }
         return (keys, try hex(trace["ssc_initial"] as! String), exchanges, try hex(trace["ssc_final"] as! String))
     }
@@ -47,7 +50,8 @@ struct SecureMessagingTests {
 
     @Test func gmrtdTraceThroughTheChannel() throws {
         let t = try Self.gmrtd()
-        let card = ScriptedChannel(t.exchanges.map { .init(command: $0.protectedCommand, response: $0.protectedResponse) })
+        let card = ScriptedChannel(
+            t.exchanges.map { .init(command: $0.protectedCommand, response: $0.protectedResponse) })
         let channel = SecureMessaging(wrapping: card, keys: t.keys, ssc: t.ssc)
         for e in t.exchanges {
             let response = try channel.transmit(e.plainCommand)
@@ -114,7 +118,9 @@ struct SecureMessagingTests {
         let (channel, _, error) = try firstExchange(answering: [0x69, 0x88])
         #expect(error as? SecureMessagingError == .responseNotProtected(.smDataObjectsIncorrect))
         #expect(channel.isClosed)
-        for bad in ["9000", "99029000" + "9000", "8e08000000000000000099029000" + "9000", "990290008e0800" + "9000", "ff9000"] {
+        for bad in [
+            "9000", "99029000" + "9000", "8e08000000000000000099029000" + "9000", "990290008e0800" + "9000", "ff9000",
+        ] {
             let (c, _, e) = try firstExchange(answering: try hex(bad))
             #expect(e is SecureMessagingError, "\(bad)")
             #expect(c.isClosed, "\(bad)")
@@ -159,7 +165,8 @@ struct SecureMessagingTests {
             CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: [UInt8](repeating: 0x5A, count: 300)),
             CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 65536),
             CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 1000),
-            CommandAPDU(ins: 0xD6, p1: 0x00, p2: 0x00, data: [UInt8](repeating: 1, count: 230)),  // short inside, long protected
+            // Short inside, long once protected:
+            CommandAPDU(ins: 0xD6, p1: 0x00, p2: 0x00, data: [UInt8](repeating: 1, count: 230)),
             CommandAPDU(ins: 0x84, p1: 0x00, p2: 0x00, ne: 8),
             CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA4, data: [0x80, 0x01, 0x02]),
         ]

@@ -110,21 +110,33 @@ struct SecurityInfosTests {
     }
 
     @Test func encoderBuildsTheICAOExampleCardAccess() throws {
-        let infos = SecurityInfos([.pace(PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 13))])
+        let infos = SecurityInfos([
+            .pace(PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 13))
+        ])
         let g1 = try Fixture.hexValues("pace_ecdh_gm_brainpoolp256r1")
         #expect(infos.der == (try g1.bytes("ef_cardaccess")))
         // A card with TA, CA (with domain parameters and public key) and a locator round-trips.
         let built = SecurityInfos([
             .terminalAuthentication(TerminalAuthenticationInfo(version: 2)),
-            .chipAuthentication(ChipAuthenticationInfo(protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, version: 2, keyID: 1)),
-            .chipAuthenticationDomainParameter(ChipAuthenticationDomainParameterInfo(
-                protocol: ObjectIdentifier(name: "id-CA-ECDH")!, domainParameter: .standardized(13), keyID: 1)),
-            .chipAuthenticationPublicKey(ChipAuthenticationPublicKeyInfo(
-                protocol: .idPKECDH,
-                chipAuthenticationPublicKey: SubjectPublicKeyInfo(algorithm: .standardized(13), publicKey: [0x04, 1, 2]),
-                keyID: 1)),
+            .chipAuthentication(
+                ChipAuthenticationInfo(
+                    protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, version: 2, keyID: 1)),
+            .chipAuthenticationDomainParameter(
+                ChipAuthenticationDomainParameterInfo(
+                    protocol: ObjectIdentifier(name: "id-CA-ECDH")!, domainParameter: .standardized(13), keyID: 1)),
+            .chipAuthenticationPublicKey(
+                ChipAuthenticationPublicKeyInfo(
+                    protocol: .idPKECDH,
+                    chipAuthenticationPublicKey: SubjectPublicKeyInfo(
+                        algorithm: .standardized(13), publicKey: [0x04, 1, 2]),
+                    keyID: 1)),
             .cardInfoLocator(CardInfoLocator(url: "http://example.org/cif.xml")),
-            .privilegedTerminal(SecurityInfos([.chipAuthentication(ChipAuthenticationInfo(protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, keyID: 2))])),
+            .privilegedTerminal(
+                SecurityInfos([
+                    .chipAuthentication(
+                        ChipAuthenticationInfo(
+                            protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, keyID: 2))
+                ])),
         ])
         #expect(try SecurityInfos(der: built.der) == built)
         // The BSI worked example's EF.CardAccess is reproduced from its parsed form.
@@ -149,12 +161,16 @@ struct SecurityInfosTests {
         let pace = PACEProtocol.ecdhGenericMappingAES128.oid
         let noVersion = TLV(tag: 0x31, children: [TLV(tag: 0x30, children: [pace.tlv])]).bytes
         #expect(throws: ASN1Error.invalidSecurityInfo(pace)) { try SecurityInfos(der: noVersion) }
-        let stringVersion = TLV(tag: 0x31, children: [TLV(tag: 0x30, children: [pace.tlv, TLV(tag: 0x04, value: [2])])]).bytes
+        let stringVersion = TLV(
+            tag: 0x31, children: [TLV(tag: 0x30, children: [pace.tlv, TLV(tag: 0x04, value: [2])])]
+        ).bytes
         #expect(throws: ASN1Error.invalidSecurityInfo(pace)) { try SecurityInfos(der: stringVersion) }
-        let negative = TLV(tag: 0x31, children: [TLV(tag: 0x30, children: [pace.tlv, TLV(tag: 0x02, value: [0xFF])])]).bytes
+        let negative = TLV(tag: 0x31, children: [TLV(tag: 0x30, children: [pace.tlv, TLV(tag: 0x02, value: [0xFF])])])
+            .bytes
         #expect(throws: ASN1Error.invalidSecurityInfo(pace)) { try SecurityInfos(der: negative) }
         // An unknown protocol with any content is kept.
-        let vendor = TLV(tag: 0x30, children: [ObjectIdentifier(dotted: "1.3.6.1.4.1.99.1")!.tlv, TLV(tag: 0x04, value: [1, 2])])
+        let vendor = TLV(
+            tag: 0x30, children: [ObjectIdentifier(dotted: "1.3.6.1.4.1.99.1")!.tlv, TLV(tag: 0x04, value: [1, 2])])
         let kept = try SecurityInfos(der: TLV(tag: 0x31, children: [vendor]).bytes)
         #expect(kept.unknownInfos.first?.der == vendor.bytes)
         // EF.CardSecurity that is not SignedData.

@@ -26,7 +26,9 @@ struct CMACTests {
     }
 
     @Test func rejectsWrongKeyLength() {
-        #expect(throws: CryptoError.invalidKeyLength(15)) { try CMAC.aes(key: [UInt8](repeating: 1, count: 15), message: []) }
+        #expect(throws: CryptoError.invalidKeyLength(15)) {
+            try CMAC.aes(key: [UInt8](repeating: 1, count: 15), message: [])
+        }
     }
 
     @Test func subkeyL() throws {

@@ -17,7 +17,9 @@ struct ECTests {
             #expect(curve.standardizedDomainParameterID == id)
         }
         for id in [0, 1, 2, 3, 7, 19, -1] {
-            #expect(throws: CryptoError.unsupportedDomainParameter(id)) { try ECGroup(standardizedDomainParameterID: id) }
+            #expect(throws: CryptoError.unsupportedDomainParameter(id)) {
+                try ECGroup(standardizedDomainParameterID: id)
+            }
         }
     }
 
@@ -79,8 +81,10 @@ struct ECTests {
         // x = p (a coordinate outside the field) with any y.
         let p = try hex("a9fb57dba1eea9bc3e660a909d838d726e3bf623d52620282013481d1f6e5377")
         let outOfField = [0x04] + p + Array(good.suffix(32))
-        let bad: [[UInt8]] = [[], [0x00], [0x04], offCurve, compressed, wrongPrefix, zeros, outOfField,
-                              Array(good.dropLast()), good + [0]]
+        let bad: [[UInt8]] = [
+            [], [0x00], [0x04], offCurve, compressed, wrongPrefix, zeros, outOfField,
+            Array(good.dropLast()), good + [0],
+        ]
         for b in bad {
             #expect(throws: CryptoError.invalidPoint, "\(b.hexString)") { try ECPoint(group: group, encoded: b) }
         }

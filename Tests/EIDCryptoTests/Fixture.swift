@@ -28,7 +28,10 @@ enum Fixture {
     }
 }
 
-enum FixtureError: Error { case missing(String), badHex(String) }
+enum FixtureError: Error {
+    case missing(String)
+    case badHex(String)
+}
 
 func hex(_ s: String) throws -> [UInt8] {
     guard let b = [UInt8](hex: s) else { throw FixtureError.badHex(s) }

@@ -12,7 +12,10 @@ struct KDFTests {
         let cipher: String
         let key: String
     }
-    struct File: Decodable { struct Values: Decodable { let cases: [Case] }; let values: Values }
+    struct File: Decodable {
+        struct Values: Decodable { let cases: [Case] }
+        let values: Values
+    }
 
     @Test func allAESCases() throws {
         let cases = try Fixture.decode(File.self, from: "kdf").values.cases.filter { $0.cipher.hasPrefix("AES") }
@@ -20,7 +23,8 @@ struct KDFTests {
         for c in cases {
             let length = Int(c.cipher.dropFirst(4))! / 8
             let counter = try #require(KDF.Counter(rawValue: c.counter))
-            let key = try KDF.derive(secret: hex(c.secret), nonce: hex(c.nonce ?? ""), counter: counter, keyLength: length)
+            let key = try KDF.derive(
+                secret: hex(c.secret), nonce: hex(c.nonce ?? ""), counter: counter, keyLength: length)
             #expect(key.hexString == c.key, "\(c.name)")
         }
     }

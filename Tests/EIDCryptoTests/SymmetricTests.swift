@@ -47,8 +47,12 @@ struct SymmetricTests {
     @Test func aesRejectsBadInput() {
         let key = [UInt8](repeating: 7, count: 16)
         let iv = [UInt8](repeating: 0, count: 16)
-        #expect(throws: CryptoError.invalidDataLength(15)) { try AES.encryptCBC(key: key, iv: iv, data: [UInt8](repeating: 0, count: 15)) }
-        #expect(throws: CryptoError.invalidDataLength(8)) { try AES.decryptCBC(key: key, iv: [0, 0, 0, 0, 0, 0, 0, 0], data: iv) }
+        #expect(throws: CryptoError.invalidDataLength(15)) {
+            try AES.encryptCBC(key: key, iv: iv, data: [UInt8](repeating: 0, count: 15))
+        }
+        #expect(throws: CryptoError.invalidDataLength(8)) {
+            try AES.decryptCBC(key: key, iv: [0, 0, 0, 0, 0, 0, 0, 0], data: iv)
+        }
         #expect(throws: CryptoError.invalidKeyLength(17)) { try AES.encryptBlock(key: key + [0], block: iv) }
         #expect(throws: CryptoError.invalidDataLength(17)) { try AES.encryptBlock(key: key, block: iv + [0]) }
     }
