@@ -1,0 +1,54 @@
+import CardAccess
+import EIDCrypto
+
+/// A `CardChannel` that protects every command and unprotects every response with AES secure
+/// messaging (BSI TR-03110-3, appendix F; ICAO 9303-11, 9.8) over another channel. Any error
+/// (bad MAC, an unprotected answer, a transport failure) closes the channel for good: later
+/// transmits throw `SecureMessagingError.channelClosed`.
+public final class SecureMessaging: CardChannel {
+    public let underlying: CardChannel
+    private var session: SecureMessagingSession
+    public private(set) var isClosed = false
+
+    public init(wrapping channel: CardChannel, keys: SessionKeys, ssc: [UInt8] = [UInt8](repeating: 0, count: 16)) {
+        underlying = channel
+        session = SecureMessagingSession(keys: keys, ssc: ssc)
+    }
+
+    public var supportsExtendedLength: Bool { underlying.supportsExtendedLength }
+
+    /// The current send sequence counter.
+    public var ssc: [UInt8] { session.ssc }
+
+    public func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
+        guard !isClosed else { throw SecureMessagingError.channelClosed }
+        do {
+            let protected = try session.protect(command)
+            if protected.isExtendedLength && !underlying.supportsExtendedLength {
+                throw SecureMessagingError.commandTooLong
+            }
+            let response: ResponseAPDU
+            do { response = try underlying.transmit(protected) } catch let e as CardError {
+                throw SecureMessagingError.transport(e)
+            }
+            return try session.unprotect(response)
+        } catch let e as SecureMessagingError {
+            isClosed = true
+            throw e
+        } catch let e as CryptoError {
+            isClosed = true
+            throw SecureMessagingError.crypto(e)
+        } catch {
+            isClosed = true
+            throw error
+        }
+    }
+
+    /// Continues with new keys and SSC 0 (after Chip Authentication).
+    public func restart(keys: SessionKeys) {
+        session.restart(keys: keys)
+    }
+
+    /// Ends secure messaging; later transmits fail.
+    public func close() { isClosed = true }
+}

@@ -1,0 +1,160 @@
+import CardAccess
+import EIDCrypto
+
+/// The state and rules of AES secure messaging (BSI TR-03110-3, appendix F; ICAO 9303-11,
+/// 9.8), for both ends: the terminal protects commands and unprotects responses, the card
+/// unprotects commands and protects responses, with the same encryption, MAC and SSC code.
+///
+/// - SSC: 16 bytes, incremented before each command and before each response (F.3).
+/// - Encryption: AES-CBC with IV = AES-ECB(KSenc, SSC) over the ISO/IEC 9797-1 method 2 padded
+///   data, carried in DO'87 with padding indicator 01.
+/// - MAC: AES-CMAC(KSmac, SSC || pad(header || DOs))[:8] in DO'8E; DO'97 carries Le, DO'99
+///   the status word.
+public struct SecureMessagingSession: Sendable {
+    public private(set) var keys: SessionKeys
+    /// The send sequence counter, 16 bytes.
+    public private(set) var ssc: [UInt8]
+
+    /// A session starting at `ssc` (after PACE and after Chip Authentication: zero).
+    public init(keys: SessionKeys, ssc: [UInt8] = [UInt8](repeating: 0, count: 16)) {
+        self.keys = keys
+        self.ssc = ssc
+    }
+
+    // MARK: terminal side
+
+    /// The protected form of `command` (SSC incremented first). The result uses extended
+    /// length when the command does, or when the protected data exceeds 255 bytes.
+    public mutating func protect(_ command: CommandAPDU) throws -> CommandAPDU {
+        incrementSSC()
+        let cla = command.cla | 0x0C
+        var dos: [UInt8] = []
+        if !command.data.isEmpty { dos += TLV(tag: 0x87, value: [0x01] + (try encrypt(command.data))).bytes }
+        if let ne = command.ne {
+            let le: [UInt8] =
+                ne <= 256 ? [UInt8(ne & 0xFF)] : ne == 65536 ? [0, 0] : [UInt8(ne >> 8), UInt8(ne & 0xFF)]
+            dos += TLV(tag: 0x97, value: le).bytes
+        }
+        let mac = try self.mac(Padding.pad([cla, command.ins, command.p1, command.p2]) + dos)
+        let data = dos + TLV(tag: 0x8E, value: mac).bytes
+        guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.commandTooLong }
+        let extended = command.isExtendedLength || data.count > CommandAPDU.maxShortData
+        return CommandAPDU(
+            cla: cla, ins: command.ins, p1: command.p1, p2: command.p2, data: data,
+            ne: extended ? CommandAPDU.maxExtendedNe : CommandAPDU.maxShortNe)
+    }
+
+    /// The plain response inside a protected `response` (SSC incremented first). The MAC is
+    /// checked, in constant time, before anything in the response is decrypted or used; the
+    /// returned status word is the MAC-protected one of DO'99.
+    public mutating func unprotect(_ response: ResponseAPDU) throws -> ResponseAPDU {
+        incrementSSC()
+        guard !response.data.isEmpty else { throw SecureMessagingError.responseNotProtected(response.statusWord) }
+        let objects: [TLV]
+        do { objects = try TLV.parseAll(response.data) } catch { throw SecureMessagingError.malformedResponse }
+        guard let macObject = objects.last, macObject.tag == 0x8E else { throw SecureMessagingError.malformedResponse }
+        let covered = objects.dropLast()
+        var seen = Set<UInt32>()
+        for o in covered {
+            guard [0x87, 0x99].contains(o.tag), seen.insert(o.tag).inserted else {
+                throw SecureMessagingError.malformedResponse
+            }
+        }
+        guard ConstantTime.equals(macObject.value, try mac(covered.flatMap(\.bytes))) else {
+            throw SecureMessagingError.macMismatch
+        }
+        guard let sw = covered.first(where: { $0.tag == 0x99 })?.value, sw.count == 2 else {
+            throw SecureMessagingError.malformedResponse
+        }
+        var data: [UInt8] = []
+        if let cryptogram = covered.first(where: { $0.tag == 0x87 })?.value {
+            data = try decrypt(paddingIndicated: cryptogram)
+        }
+        return ResponseAPDU(data: data, statusWord: StatusWord(sw1: sw[0], sw2: sw[1]))
+    }
+
+    // MARK: card side
+
+    /// The plain command inside a protected `command` (SSC incremented first), MAC checked
+    /// before decryption. A card answers a failure with 6987 / 6988 unprotected and ends SM.
+    public mutating func unprotect(_ command: CommandAPDU) throws -> CommandAPDU {
+        incrementSSC()
+        guard command.cla & 0x0C == 0x0C else { throw SecureMessagingError.malformedCommand }
+        let objects: [TLV]
+        do { objects = try TLV.parseAll(command.data) } catch { throw SecureMessagingError.malformedCommand }
+        guard let macObject = objects.last, macObject.tag == 0x8E else { throw SecureMessagingError.malformedCommand }
+        let covered = objects.dropLast()
+        var seen = Set<UInt32>()
+        for o in covered {
+            guard [0x87, 0x97].contains(o.tag), seen.insert(o.tag).inserted else {
+                throw SecureMessagingError.malformedCommand
+            }
+        }
+        let header = Padding.pad([command.cla, command.ins, command.p1, command.p2])
+        guard ConstantTime.equals(macObject.value, try mac(header + covered.flatMap(\.bytes))) else {
+            throw SecureMessagingError.macMismatch
+        }
+        var ne: Int?
+        if let le = covered.first(where: { $0.tag == 0x97 })?.value {
+            switch le.count {
+            case 1: ne = le[0] == 0 ? 256 : Int(le[0])
+            case 2: ne = le == [0, 0] ? 65536 : Int(le[0]) << 8 | Int(le[1])
+            default: throw SecureMessagingError.malformedCommand
+            }
+        }
+        var data: [UInt8] = []
+        if let cryptogram = covered.first(where: { $0.tag == 0x87 })?.value {
+            data = try decrypt(paddingIndicated: cryptogram)
+        }
+        guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.malformedCommand }
+        return CommandAPDU(
+            cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
+    }
+
+    /// The protected form of the card's `response` (SSC incremented first):
+    /// [DO'87] DO'99 DO'8E, with the plain status word outside.
+    public mutating func protect(_ response: ResponseAPDU) throws -> ResponseAPDU {
+        incrementSSC()
+        var dos: [UInt8] = []
+        if !response.data.isEmpty { dos += TLV(tag: 0x87, value: [0x01] + (try encrypt(response.data))).bytes }
+        dos += TLV(tag: 0x99, value: [response.statusWord.sw1, response.statusWord.sw2]).bytes
+        let mac = try self.mac(dos)
+        return ResponseAPDU(data: dos + TLV(tag: 0x8E, value: mac).bytes, statusWord: response.statusWord)
+    }
+
+    // MARK: shared
+
+    /// Starts over with new keys and SSC 0 (after Chip Authentication, TR-03110-3 F.3).
+    public mutating func restart(keys: SessionKeys) {
+        self.keys = keys
+        ssc = [UInt8](repeating: 0, count: ssc.count)
+    }
+
+    mutating func incrementSSC() {
+        for i in stride(from: ssc.count - 1, through: 0, by: -1) {
+            ssc[i] &+= 1
+            if ssc[i] != 0 { break }
+        }
+    }
+
+    /// E(KSenc, pad(data)) with IV = E(KSenc, SSC).
+    func encrypt(_ data: [UInt8]) throws -> [UInt8] {
+        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
+        return try AES.encryptCBC(key: keys.encryption, iv: iv, data: Padding.pad(data))
+    }
+
+    /// Decrypts the value of DO'87 (padding indicator 01, then whole blocks) and unpads it.
+    func decrypt(paddingIndicated value: [UInt8]) throws -> [UInt8] {
+        guard value.count > 1, value[0] == 0x01, (value.count - 1) % AES.blockSize == 0 else {
+            throw SecureMessagingError.decryptionFailed
+        }
+        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
+        let plain = try AES.decryptCBC(key: keys.encryption, iv: iv, data: Array(value.dropFirst()))
+        do { return try Padding.unpad(plain) } catch { throw SecureMessagingError.decryptionFailed }
+    }
+
+    /// CMAC(KSmac, SSC || pad(data))[:8].
+    func mac(_ data: [UInt8]) throws -> [UInt8] {
+        Array(try CMAC.aes(key: keys.mac, message: Padding.pad(ssc + data)).prefix(8))
+    }
+}

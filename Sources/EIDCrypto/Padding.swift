@@ -1,0 +1,22 @@
+/// ISO/IEC 9797-1 padding method 2 (BSI TR-03110-3, F.2; ICAO 9303-11, 9.8.6.1): a mandatory
+/// 0x80 followed by the fewest 0x00 bytes that fill the last block.
+public enum Padding {
+    /// `data` || 80 || 00...00, a multiple of `blockSize` long (always at least one byte added).
+    public static func pad(_ data: [UInt8], blockSize: Int = AES.blockSize) -> [UInt8] {
+        var out = data
+        out.append(0x80)
+        let rest = out.count % blockSize
+        if rest != 0 { out += [UInt8](repeating: 0, count: blockSize - rest) }
+        return out
+    }
+
+    /// Removes the padding strictly: the input must be a non-empty multiple of `blockSize`, and
+    /// its last block must end in 80 followed only by zeros. Anything else is `invalidPadding`.
+    public static func unpad(_ data: [UInt8], blockSize: Int = AES.blockSize) throws -> [UInt8] {
+        guard !data.isEmpty, data.count % blockSize == 0 else { throw CryptoError.invalidPadding }
+        var i = data.count - 1
+        while i >= data.count - blockSize, data[i] == 0x00 { i -= 1 }
+        guard i >= data.count - blockSize, data[i] == 0x80 else { throw CryptoError.invalidPadding }
+        return Array(data[..<i])
+    }
+}
