@@ -3,7 +3,7 @@
 # into which eid-sim (the software eID card) plugs over TCP.
 #
 #   pcsc-env.sh install        install what is missing (Debian packages; needs root or sudo)
-#   pcsc-env.sh start DIR      start a private pcscd with four vpcd readers; write DIR/env
+#   pcsc-env.sh start DIR      start a private pcscd with two vpcd readers; write DIR/env
 #   pcsc-env.sh stop DIR       stop what `start DIR` started (by PID)
 #   pcsc-env.sh run DIR CMD..  start, run CMD with DIR/env loaded, stop (also on failure or ^C)
 #
@@ -62,15 +62,11 @@ start() {
     local dir=$1
     mkdir -p "$dir/conf" "$dir/empty-conf" "$dir/run" "$dir/empty-run"
     dir=$(cd "$dir" && pwd)
-    : >"$dir/conf/vpcd"
-    # Two vpcd entries, each a reader with two slots on consecutive ports.
-    local names=("Virtual PCD" "Virtual PCD B") readers="" port
-    for i in 0 1; do
-        port=$((BASE_PORT + 2 * i))
-        printf 'FRIENDLYNAME "%s"\nDEVICENAME /dev/null:0x%X\nLIBPATH %s\nCHANNELID 0x%X\n\n' \
-            "${names[$i]}" "$port" "$VPCD_DRIVER" "$port" >>"$dir/conf/vpcd"
-        readers+="${names[$i]} 00 00=$port;${names[$i]} 00 01=$((port + 1));"
-    done
+    # One vpcd entry: a reader with two slots on consecutive ports. (The vpcd driver keeps
+    # its sockets in globals, so a second entry in the same pcscd would break the first.)
+    printf 'FRIENDLYNAME "Virtual PCD"\nDEVICENAME /dev/null:0x%X\nLIBPATH %s\nCHANNELID 0x%X\n' \
+        "$BASE_PORT" "$VPCD_DRIVER" "$BASE_PORT" >"$dir/conf/vpcd"
+    local readers="Virtual PCD 00 00=$BASE_PORT;Virtual PCD 00 01=$((BASE_PORT + 1))"
 
     local pid empty_pid
     pid=$(start_pcscd "$dir/run" "$dir/conf" "$dir/pcscd.log")
@@ -83,19 +79,19 @@ start() {
         stop "$dir"
         return 1
     fi
-    # Ready when all four vpcd readers are listed (the driver opens its ports as it loads).
+    # Ready when the vpcd driver listens on both ports (it opens them as pcscd loads it).
     for _ in $(seq 1 100); do
-        if [ "$(ss -ltn 2>/dev/null | grep -cE ":($BASE_PORT|$((BASE_PORT + 1))|$((BASE_PORT + 2))|$((BASE_PORT + 3)))\b")" -ge 4 ]; then
+        if [ "$(ss -ltn 2>/dev/null | grep -cE ":($BASE_PORT|$((BASE_PORT + 1)))\b")" -ge 2 ]; then
             break
         fi
         sleep 0.1
     done
     cat >"$dir/env" <<EOF
 export PCSCLITE_CSOCK_NAME='$dir/run/pcscd.comm'
-export EID_E2E_READERS='${readers%;}'
+export EID_E2E_READERS='$readers'
 export EID_E2E_EMPTY_SOCKET='$dir/empty-run/pcscd.comm'
 EOF
-    say "pcscd $pid up with readers: ${readers%;}"
+    say "pcscd $pid up with readers: $readers"
 }
 
 stop() {

@@ -138,13 +138,15 @@ final class SimulatedCard {
         throw E2EError.timeout("the card in \(reader) did not \(present ? "appear" : "disappear")")
     }
 
-    /// Ends eid-sim (SIGTERM) and returns its exit status and standard error.
+    /// Ends eid-sim (SIGTERM) and returns its exit status and standard error, once pcscd no
+    /// longer shows the card (so the next test on this reader cannot see it).
     @discardableResult
     func stop() -> (Int32, String) {
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
+        try? waitForCard(present: false)
         let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, err)
     }
