@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import Foundation
 import SDK
 
@@ -42,14 +43,14 @@ public final class ChangePINWorkflow {
     let peer: SDKPeer
     let readerName: String?
     let timeouts: Timeouts
-    let openSession: (CardConnection, [UInt8]) -> PINManagementCard
+    let openSession: (CardConnection, PACEInfo) -> PINManagementCard
 
     /// - Parameters:
     ///   - readerName: use only this reader (nil: the first reader with an eID card).
-    ///   - openSession: makes the card's PIN operations from a connection and the card's PACE
-    ///     protocol OID.
+    ///   - openSession: makes the card's PIN operations from a connection and the PACEInfo of
+    ///     the card's EF.CardAccess.
     public init(provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil, timeouts: Timeouts = Timeouts(),
-                openSession: @escaping (CardConnection, [UInt8]) -> PINManagementCard)
+                openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard)
     {
         self.provider = provider
         self.peer = peer
@@ -92,7 +93,7 @@ public final class ChangePINWorkflow {
     struct FoundCard {
         var reader: ReaderInfo
         var connection: CardConnection
-        var paceOID: [UInt8]
+        var paceInfo: PACEInfo
         var info: CardInfo
     }
 
@@ -152,18 +153,20 @@ public final class ChangePINWorkflow {
             return .gone
         }
         do {
-            guard let oid = try EIDCardState.paceProtocol(connection) else {
+            guard let paceInfo = try EIDCardState.paceInfo(connection) else {
                 connection.disconnect()
                 return .refused(ReaderInfo(name: reader.name, keypad: reader.keypad, card: .unknown))
             }
-            let sw = try connection.transmit(MSESetAT.pace(protocolOID: oid, password: .pin)).statusWord
+            let sw = try connection.transmit(
+                PACECommand.setAuthenticationTemplate(protocol: paceInfo.protocol, passwordType: .pin)
+            ).statusWord
             let presence = EIDCardState.presence(forMSEStatus: sw)
             let info = ReaderInfo(name: reader.name, keypad: reader.keypad, card: presence)
             guard let card = presence.eIDCard, !card.deactivated else {
                 connection.disconnect()
                 return .refused(info)
             }
-            return .usable(FoundCard(reader: info, connection: connection, paceOID: oid, info: card))
+            return .usable(FoundCard(reader: info, connection: connection, paceInfo: paceInfo, info: card))
         } catch {
             connection.disconnect()
             return .gone
@@ -180,7 +183,7 @@ public final class ChangePINWorkflow {
     private func dialogue(with found: FoundCard) throws -> Outcome {
         var reader = found.reader
         peer.send(.reader(reader))
-        let card = openSession(found.connection, found.paceOID)
+        let card = openSession(found.connection, found.paceInfo)
         var counter = found.info.retryCounter
         var canEstablished = false
 

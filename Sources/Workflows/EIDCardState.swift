@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import SDK
 
 /// Reads what a reader listing shows of a card, without PACE and in two APDUs: EF.CardAccess
@@ -10,21 +11,22 @@ public enum EIDCardState {
     /// The state of the card behind `channel`. A card that answers anything but a readable
     /// EF.CardAccess with a PACEInfo is `.unknown`; a removed card throws `CardError.cardRemoved`.
     public static func read(_ channel: CardChannel) throws -> CardPresence {
-        guard let oid = try paceProtocol(channel) else { return .unknown }
-        let response = try channel.transmit(MSESetAT.pace(protocolOID: oid, password: .pin))
-        return presence(forMSEStatus: response.statusWord)
+        guard let info = try paceInfo(channel) else { return .unknown }
+        let command = PACECommand.setAuthenticationTemplate(protocol: info.protocol, passwordType: .pin)
+        return presence(forMSEStatus: try channel.transmit(command).statusWord)
     }
 
-    /// The PACE protocol OID (content bytes) of the card's EF.CardAccess, or nil when the card
-    /// has no readable EF.CardAccess with a PACEInfo.
-    public static func paceProtocol(_ channel: CardChannel) throws -> [UInt8]? {
+    /// The PACEInfo of the card's EF.CardAccess that eid can run (the first supported one), or
+    /// nil when the card has no readable EF.CardAccess with a supported PACEInfo.
+    public static func paceInfo(_ channel: CardChannel) throws -> PACEInfo? {
         let content: [UInt8]
         do {
             content = try channel.readFile(shortFileID: EIDFile.cardAccessShortID)
         } catch CardError.statusWord, CardError.malformedResponse {
             return nil
         }
-        return CardAccessPACE.protocolOID(in: content)
+        guard let infos = try? SecurityInfos(efCardAccess: content) else { return nil }
+        return infos.paceInfos.first { $0.paceProtocol?.isSupported == true && $0.parameterID != nil }
     }
 
     /// The card state a status word of MSE:Set AT (PIN) stands for.

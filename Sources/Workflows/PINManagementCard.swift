@@ -1,10 +1,11 @@
 import CardAccess
+import EAC
 
 /// What the change PIN workflow needs of an eID card in one card session.
 public protocol PINManagementCard: AnyObject {
     /// Runs PACE with `password`. A wrong password is not an error but `.wrongPassword` with
     /// the card's status word (63Cx carries the attempts left).
-    func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult
+    func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome
     /// RESET RETRY COUNTER, P1 02 (change) P2 03 (PIN), the new PIN as data, inside the PACE
     /// channel established with the PIN or transport PIN. Returns the card's status word.
     func changePIN(to newPIN: Secret) throws -> StatusWord
@@ -14,7 +15,7 @@ public protocol PINManagementCard: AnyObject {
 }
 
 /// The outcome of PACE with a password.
-public enum PACEResult: Equatable {
+public enum PACEOutcome: Equatable {
     case established
     /// The card refused the password; `statusWord` is 63Cx when it counts attempts.
     case wrongPassword(StatusWord)

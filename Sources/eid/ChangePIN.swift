@@ -65,7 +65,7 @@ struct ChangePIN: ParsableCommand {
         let workflow = ChangePINWorkflow(
             provider: provider, peer: peer, readerName: reader,
             timeouts: .init(card: timeout, input: timeout),
-            openSession: { connection, oid in EIDCardSession(channel: connection, paceProtocol: oid) })
+            openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = workflow.runStarting { stdinReader?.start() }
         try finish(outcome)

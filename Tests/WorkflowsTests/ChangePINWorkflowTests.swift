@@ -1,5 +1,6 @@
 import CardAccess
 import Dispatch
+import EAC
 import SDK
 import Testing
 @testable import Workflows
@@ -157,7 +158,7 @@ import Testing
         let provider = OneReaderProvider(channel)
         final class RemovingCard: FakePINCard {
             var channel: FakeCardChannel?
-            override func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult {
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
                 channel?.removed = true
                 throw CardError.cardRemoved
             }

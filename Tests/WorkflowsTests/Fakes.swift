@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import Foundation
 import SDK
 @testable import Workflows
@@ -62,11 +63,11 @@ class FakePINCard: PINManagementCard {
     var counter = 3
     var pukUses = 10
     var canInSession = false
-    var established: PACEPassword?
+    var established: PACEPasswordType?
     var changedTo: String?
     var operations: [String] = []
 
-    func establishPACE(_ password: PACEPassword, secret: Secret) throws -> PACEResult {
+    func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
         let value = secret.withBytes { String(decoding: $0, as: UTF8.self) }
         operations.append("PACE \(password)")
         established = nil

@@ -1,0 +1,77 @@
+import CardAccess
+import EAC
+
+/// The PIN operations of one card session on an eID card: PACE with PIN, CAN or PUK over the
+/// plain channel (or, after the CAN, inside its secure messaging), and RESET RETRY COUNTER
+/// inside the channel PACE established, as AusweisApp does on a basic reader
+/// (TR-03110-2, 3.5; CardConnectionWorker::setEidPin).
+public final class EIDCardSession: PINManagementCard {
+    let channel: CardChannel
+    let paceInfo: PACEInfo
+    private var secure: SecureMessaging?
+
+    public init(channel: CardChannel, paceInfo: PACEInfo) {
+        self.channel = channel
+        self.paceInfo = paceInfo
+    }
+
+    public func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+        let pacePassword = secret.withBytes { PACEPassword(type: password, digits: $0) }
+        // PACE with the PIN after the CAN runs inside the CAN's secure messaging.
+        let over: CardChannel = secure.flatMap { $0.isClosed ? nil : $0 } ?? channel
+        do {
+            let pace = try PACE(channel: over, paceInfo: paceInfo, password: pacePassword)
+            let (_, established) = try pace.establishSecureMessaging()
+            secure = established
+            return .established
+        } catch let error as PACEError {
+            // The card's secure messaging ends with a failed PACE; the next one starts plain.
+            secure?.close()
+            secure = nil
+            switch error {
+            case .generalAuthenticateFailed(_, let sw) where Self.refusesPassword(sw):
+                return .wrongPassword(sw)
+            case .setAuthenticationTemplateFailed(let sw), .generalAuthenticateFailed(_, let sw):
+                throw CardError.statusWord(sw)
+            default:
+                throw CardError.malformedResponse(error.description)
+            }
+        } catch let error as SecureMessagingError {
+            secure = nil
+            throw Self.cardError(error)
+        }
+    }
+
+    /// The status words with which a card refuses a password: 63Cx (x attempts left), 6300
+    /// (wrong CAN or PUK), 6983 (blocked), 6982/6985 (PIN suspended: CAN first).
+    static func refusesPassword(_ sw: StatusWord) -> Bool {
+        sw.retryCounter != nil || sw == .authenticationFailed || sw == .authenticationMethodBlocked
+            || sw == .securityStatusNotSatisfied || sw == .conditionsOfUseNotSatisfied
+    }
+
+    public func changePIN(to newPIN: Secret) throws -> StatusWord {
+        try newPIN.withBytes { digits in
+            try resetRetryCounter(CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: digits))
+        }
+    }
+
+    public func unblockPIN() throws -> StatusWord {
+        try resetRetryCounter(CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03))
+    }
+
+    private func resetRetryCounter(_ command: CommandAPDU) throws -> StatusWord {
+        guard let secure, !secure.isClosed else { throw CardError.statusWord(.securityStatusNotSatisfied) }
+        do {
+            return try secure.transmit(command).statusWord
+        } catch let error as SecureMessagingError {
+            throw Self.cardError(error)
+        }
+    }
+
+    /// A removed card stays a removed card; any other secure messaging failure is a transport
+    /// failure that names it.
+    static func cardError(_ error: SecureMessagingError) -> CardError {
+        if case .transport(let cardError) = error { return cardError }
+        return .transportFailed("secure messaging failed: \(error)")
+    }
+}
