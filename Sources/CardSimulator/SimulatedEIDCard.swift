@@ -36,7 +36,7 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         for handler: any CardCommandHandler in [
             SelectHandler(), ReadBinaryHandler(),
             ManageSecurityEnvironmentHandler(supportedPACEProtocols: SimulatorSecurityInfos.supportedPACEProtocols),
-            ResetRetryCounterHandler(),
+            ResetRetryCounterHandler(), PACEHandler(),
         ] {
             handlers[handler.instruction] = handler
         }
