@@ -54,18 +54,18 @@ struct PACEHandler: CardCommandHandler {
         guard command.isChained == (step < 4) else {
             throw CardError.statusWord(step == 4 ? StatusWord(rawValue: 0x6883) : .conditionsOfUseNotSatisfied)
         }
-        switch (step, run?.stage) {
-        case (1, _):
-            return try nonce(context: &context)
-        case (2, .nonceSent(let nonce)?):
-            return try map(data, nonce: nonce, run: run!, context: &context)
-        case (3, .mapped(let generator)?):
-            return try agree(data, generator: generator, run: run!, context: &context)
-        case (4, .keyAgreed(let ephemeralKey, let terminalKey, let keys)?):
+        // The step matches the stage, and the template holds exactly the step's data object.
+        let value = data.objects.first?.value ?? []
+        guard let run else { return try nonce(context: &context) }
+        switch run.stage {
+        case .nonceSent(let nonce):
+            return try map(value, nonce: nonce, run: run, context: &context)
+        case .mapped(let generator):
+            return try agree(value, generator: generator, run: run, context: &context)
+        case .keyAgreed(let ephemeralKey, let terminalKey, let keys):
             return try authenticate(
-                data, ephemeralKey: ephemeralKey, terminalKey: terminalKey, keys: keys, run: run!, context: &context)
-        default:
-            throw CardError.statusWord(.conditionsOfUseNotSatisfied)
+                token: value, ephemeralKey: ephemeralKey, terminalKey: terminalKey, keys: keys, run: run,
+                context: &context)
         }
     }
 
@@ -107,10 +107,10 @@ struct PACEHandler: CardCommandHandler {
     }
 
     private func map(
-        _ data: DynamicAuthenticationData, nonce: [UInt8], run: PACERun, context: inout CardContext
+        _ terminalMappingData: [UInt8], nonce: [UInt8], run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
-        let terminalKey = try PACEHandler.terminalData { try steps.publicKey(data[Tag.terminalMappingData]!) }
+        let terminalKey = try PACEHandler.terminalData { try steps.publicKey(terminalMappingData) }
         let mappingKey = try steps.mappingKeyPair(try privateKey(.mapping, steps.group))
         let generator = try PACEHandler.terminalData {
             try steps.mapGenerator(nonce: nonce, mappingKey: mappingKey, peerMappingKey: terminalKey)
@@ -122,11 +122,11 @@ struct PACEHandler: CardCommandHandler {
     }
 
     private func agree(
-        _ data: DynamicAuthenticationData, generator: ECPoint, run: PACERun, context: inout CardContext
+        _ terminalEphemeralKey: [UInt8], generator: ECPoint, run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
         let terminalKey = try PACEHandler.terminalData {
-            try steps.publicKey(data[Tag.terminalEphemeralPublicKey]!)
+            try steps.publicKey(terminalEphemeralKey)
         }
         let ephemeralKey = try steps.ephemeralKeyPair(try privateKey(.keyAgreement, steps.group), generator: generator)
         // Rejects a terminal key equal to the card's (TR-03110-2, 3.2.1).
@@ -141,11 +141,10 @@ struct PACEHandler: CardCommandHandler {
     }
 
     private func authenticate(
-        _ data: DynamicAuthenticationData, ephemeralKey: ECKeyPair, terminalKey: ECPoint, keys: SessionKeys,
+        token: [UInt8], ephemeralKey: ECKeyPair, terminalKey: ECPoint, keys: SessionKeys,
         run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
-        let token = data[Tag.terminalToken]!
         guard try steps.verifyAuthenticationToken(token, macKey: keys.mac, over: ephemeralKey.publicKey) else {
             throw CardError.statusWord(context.passwords.recordAttempt(run.password, succeeded: false).statusWord)
         }

@@ -2,6 +2,7 @@ import CardAccess
 import EAC
 import EIDCrypto
 import Testing
+
 @testable import CardSimulator
 
 /// The terminal's PACE (EAC) against the software card through `SimulatedCardChannel`: every
@@ -242,8 +243,9 @@ import Testing
         #expect(channel.card.withContext { $0.session.secureMessaging == nil })
         // No DO'8E at all: 6987.
         _ = try pace(channel, .can("500540"))
-        #expect(try channel.transmit(CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0x9D, p2: 0, ne: 256)).statusWord
-            == .smDataObjectsMissing)
+        #expect(
+            try channel.transmit(CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0x9D, p2: 0, ne: 256)).statusWord
+                == .smDataObjectsMissing)
     }
 
     // MARK: protocol errors
@@ -254,7 +256,8 @@ import Testing
 
     func mse(_ channel: SimulatedCardChannel, _ type: PACEPasswordType = .can) throws {
         try channel.transmit(
-            PACECommand.setAuthenticationTemplate(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, passwordType: type)
+            PACECommand.setAuthenticationTemplate(
+                protocol: PACEProtocol.ecdhGenericMappingAES128.oid, passwordType: type)
         ).checkSuccess()
     }
 
@@ -277,8 +280,9 @@ import Testing
         #expect(try ga(channel, [], chained: false).statusWord == .conditionsOfUseNotSatisfied)
         #expect(try ga(channel, []).isSuccess)
         #expect(try ga(channel, [TLV(tag: 0x81, value: someKey)]).isSuccess)
-        #expect(try ga(channel, [TLV(tag: 0x85, value: [UInt8](repeating: 0, count: 8))]).statusWord
-            == .conditionsOfUseNotSatisfied)  // step 4 before step 3
+        #expect(
+            try ga(channel, [TLV(tag: 0x85, value: [UInt8](repeating: 0, count: 8))]).statusWord
+                == .conditionsOfUseNotSatisfied)  // step 4 before step 3
         // A new MSE:Set AT abandons a run.
         #expect(try ga(channel, []).isSuccess)
         try mse(channel)
@@ -286,8 +290,9 @@ import Testing
         #expect(try ga(channel, []).isSuccess)
         #expect(try ga(channel, [TLV(tag: 0x81, value: someKey)]).isSuccess)
         #expect(try ga(channel, [TLV(tag: 0x83, value: someKey)]).isSuccess)
-        #expect(try ga(channel, [TLV(tag: 0x85, value: [UInt8](repeating: 0, count: 8))]).statusWord
-            == StatusWord(rawValue: 0x6883))  // a chained step 4
+        #expect(
+            try ga(channel, [TLV(tag: 0x85, value: [UInt8](repeating: 0, count: 8))]).statusWord
+                == StatusWord(rawValue: 0x6883))  // a chained step 4
         #expect(paceRun(channel.card) == nil)
         #expect(channel.card.passwords == PasswordState(profile: CardProfile()))
     }
@@ -346,7 +351,8 @@ import Testing
         let r2 = try ga(channel, [TLV(tag: 0x81, value: mappingKey.publicKey.encoded)])
         let chipMappingKey = try steps.publicKey(try DynamicAuthenticationData(bytes: r2.data)[0x82]!)
         let generator = try steps.mapGenerator(nonce: nonce, mappingKey: mappingKey, peerMappingKey: chipMappingKey)
-        let cardKey = try steps.ephemeralKeyPair(ECPrivateKey(group: steps.group, scalar: cardScalar), generator: generator)
+        let cardKey = try steps.ephemeralKeyPair(
+            ECPrivateKey(group: steps.group, scalar: cardScalar), generator: generator)
         #expect(try ga(channel, [TLV(tag: 0x83, value: cardKey.publicKey.encoded)]).statusWord == .wrongData)
         #expect(paceRun(card) == nil)
     }
