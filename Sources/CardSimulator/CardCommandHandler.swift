@@ -1,8 +1,8 @@
 import CardAccess
 
 /// Processes the commands with one instruction byte. The card dispatches by INS after it has
-/// checked CLA, parsed the APDU and removed secure messaging; PACE (86), GET CHALLENGE,
-/// TA and CA plug in as further handlers (`SimulatedEIDCard.register`).
+/// checked CLA, parsed the APDU and removed secure messaging; GET CHALLENGE, TA and CA plug
+/// in as further handlers (`SimulatedEIDCard.register`) next to PACE's General Authenticate (86).
 ///
 /// Handlers answer with a response, or throw `CardError.statusWord` for an error status word;
 /// any other thrown error becomes 6F00.

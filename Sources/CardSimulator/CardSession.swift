@@ -14,6 +14,10 @@ public struct CardSession: Sendable {
     public var canVerified = false
     /// The card side of secure messaging, installed by a successful PACE.
     public var secureMessaging: (any CardSecureMessaging)?
+    /// Secure messaging that replaces `secureMessaging` once the response to the current
+    /// command has gone out: PACE step 4 answers unprotected (or, inside secure messaging, under
+    /// the old keys) and only then do its keys apply. The card installs it after every command.
+    public var pendingSecureMessaging: (any CardSecureMessaging)?
     /// State that later protocol steps (PACE, TA, CA) keep between their commands, by name.
     public var protocolState: [String: any Sendable] = [:]
 

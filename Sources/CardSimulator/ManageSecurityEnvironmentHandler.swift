@@ -9,7 +9,8 @@ import CardAccess
 /// does not offer for PACE → 6A80; a password reference other than 01...04 → 6A88. Then the
 /// answer comes from the password state (`PasswordState.mseStatus`): for the PIN 6283 when
 /// the eID function is off, 63Cx when the counter is below 3. The setup is remembered in the
-/// session for the following General Authenticate in every case that is not an error (6Axx).
+/// session for the following General Authenticate in every case that is not an error (6Axx),
+/// and a PACE run in progress is abandoned.
 struct ManageSecurityEnvironmentHandler: CardCommandHandler {
     let instruction: UInt8 = 0x22
     /// The PACE protocols the card implements (OID content bytes).
@@ -19,6 +20,7 @@ struct ManageSecurityEnvironmentHandler: CardCommandHandler {
         guard command.p1 == 0xC1 && command.p2 == 0xA4 else { throw CardError.statusWord(.incorrectParameters) }
         let setup = try parsePACESetup(command.data)
         context.session.paceSetup = setup
+        context.session.protocolState[PACERun.key] = nil  // a new PACE starts at step 1
         return ResponseAPDU(statusWord: context.passwords.mseStatus(for: setup.password))
     }
 

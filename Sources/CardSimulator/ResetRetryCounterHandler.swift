@@ -5,8 +5,9 @@ import CardAccess
 ///   transport PIN) in this session, else 6982. A new PIN that is not 6 digits → 6A80.
 /// - P1 03, no data: unblock; needs PACE with the PUK in this session, else 6982. Once the PUK
 ///   has been used 10 times → 6983 (inoperative).
-/// Other P1/P2 → 6A86. On the real card these commands arrive under secure messaging; the
-/// dispatcher has removed it before this handler runs.
+/// Other P1/P2 → 6A86. These commands arrive under the secure messaging of that PACE; the
+/// dispatcher has removed it before this handler runs. A plain command ends secure messaging
+/// and with it `authenticatedPassword`, so sent unprotected they get 6982.
 struct ResetRetryCounterHandler: CardCommandHandler {
     let instruction: UInt8 = 0x2C
 

@@ -12,7 +12,8 @@ import Foundation
 ///    command while secure messaging runs ends it (as on the eID card); SM commands are
 ///    unwrapped by `session.secureMessaging`;
 /// 3. dispatch by INS to a `CardCommandHandler` (none → 6D00; chaining not accepted → 6884);
-/// 4. wrap the response when secure messaging runs.
+/// 4. wrap the response when secure messaging runs (with the session the command came in);
+/// 5. install `session.pendingSecureMessaging` if the handler left one (PACE step 4).
 public final class SimulatedEIDCard: @unchecked Sendable {
     /// The ATR of an nPA: T=1, 10 historical bytes, TCK 75.
     public static let defaultATR: [UInt8] = [
@@ -35,7 +36,7 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         for handler: any CardCommandHandler in [
             SelectHandler(), ReadBinaryHandler(),
             ManageSecurityEnvironmentHandler(supportedPACEProtocols: SimulatorSecurityInfos.supportedPACEProtocols),
-            ResetRetryCounterHandler(),
+            ResetRetryCounterHandler(), PACEHandler(),
         ] {
             handlers[handler.instruction] = handler
         }
@@ -143,6 +144,10 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         if protected, var sm = context.session.secureMessaging {
             response = sm.wrap(response)
             context.session.secureMessaging = sm
+        }
+        if let next = context.session.pendingSecureMessaging {
+            context.session.secureMessaging = next
+            context.session.pendingSecureMessaging = nil
         }
         return response
     }
