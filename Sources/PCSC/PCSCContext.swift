@@ -83,11 +83,14 @@ public final class PCSCContext {
     /// Ends a `waitForChange` running on another thread.
     public func cancel() { SCardCancel(handle) }
 
-    /// Connects to the card in `reader` (shared, T=1 preferred, T=0 accepted).
-    public func connect(reader: String) throws -> PCSCCard {
+    /// Connects to the card in `reader` (T=1 preferred, T=0 accepted). An exclusive
+    /// connection keeps every other program off the card until it ends: a card session with
+    /// secure messaging needs that, since one foreign command ends the card's secure messaging.
+    public func connect(reader: String, exclusive: Bool = false) throws -> PCSCCard {
         var card: SCARDHANDLE = 0
         var protocolUsed: DWORD = 0
-        let rv = SCardConnect(handle, reader, DWORD(SCARD_SHARE_SHARED), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0),
+        let share = exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED
+        let rv = SCardConnect(handle, reader, DWORD(share), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0),
                               &card, &protocolUsed)
         guard rv == SCARD_S_SUCCESS else {
             throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardConnect", reader: reader)

@@ -27,8 +27,9 @@ public struct ReaderSnapshot: Equatable, Sendable {
 public protocol CardReaderProvider: AnyObject {
     /// The readers attached now.
     func readers() throws -> [ReaderSnapshot]
-    /// Opens a card session with the card in `reader`.
-    func connect(reader: String) throws -> CardConnection
+    /// Opens a card session with the card in `reader`; `exclusive` keeps other programs off
+    /// the card for the session (a workflow with secure messaging asks for it).
+    func connect(reader: String, exclusive: Bool) throws -> CardConnection
     /// Waits at most `timeout` seconds for a reader or card to change; returns early on a
     /// change or after `cancelWait()`.
     func waitForChange(timeout: Double) throws

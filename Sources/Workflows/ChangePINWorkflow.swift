@@ -115,6 +115,7 @@ public final class ChangePINWorkflow {
             } catch {
                 return .ended(.cardError(String(describing: error)))
             }
+            var busy = false
             for r in readers where r.cardPresent && refused[r.name] != r.cardEvents {
                 switch inspect(r) {
                 case .usable(let card):
@@ -123,10 +124,11 @@ public final class ChangePINWorkflow {
                     refused[r.name] = r.cardEvents
                     peer.send(.reader(info))
                 case .gone:
-                    continue
+                    // Present but not to be opened now (another program uses it): look again.
+                    busy = true
                 }
             }
-            if !announced {
+            if !announced && !busy {
                 peer.send(.insertCard)
                 announced = true
             }
@@ -148,7 +150,7 @@ public final class ChangePINWorkflow {
     private func inspect(_ reader: ReaderSnapshot) -> Inspection {
         let connection: CardConnection
         do {
-            connection = try provider.connect(reader: reader.name)
+            connection = try provider.connect(reader: reader.name, exclusive: true)
         } catch {
             return .gone
         }
@@ -200,6 +202,11 @@ public final class ChangePINWorkflow {
                     let puk = try ask(.puk, reader: reader)
                     defer { puk.wipe() }
                     switch try card.establishPACE(.puk, secret: puk) {
+                    case .wrongPassword(let sw) where sw == .authenticationMethodBlocked:
+                        // The PUK has unblocked the PIN ten times: the card refuses it now.
+                        show(0, inoperative: true)
+                        peer.send(.reader(reader))
+                        return .pukInoperative
                     case .wrongPassword:
                         continue
                     case .established:
@@ -231,8 +238,7 @@ public final class ChangePINWorkflow {
                 case .established:
                     show(3)
                 case .wrongPassword(let sw):
-                    guard let left = sw.retryCounter else { throw CardError.statusWord(sw) }
-                    show(left)
+                    show(try Self.attemptsLeft(after: sw))
                     canEstablished = false
                     continue
                 }
@@ -272,6 +278,17 @@ public final class ChangePINWorkflow {
                 if case .setSecret(_, let value) = other { value?.wipe() }
                 peer.send(.badState(command: other.name))
             }
+        }
+    }
+
+    /// The PIN attempts left after the card refused PACE with the PIN with `sw`: 63Cx says x;
+    /// 6983 means blocked; 6982 or 6985 mean suspended (the CAN is needed first).
+    static func attemptsLeft(after sw: StatusWord) throws -> Int {
+        if let n = sw.retryCounter { return n }
+        switch sw {
+        case .authenticationMethodBlocked: return 0
+        case .securityStatusNotSatisfied, .conditionsOfUseNotSatisfied: return 1
+        default: throw CardError.statusWord(sw)
         }
     }
 

@@ -19,10 +19,10 @@ public final class CombinedReaderProvider: CardReaderProvider {
         return all
     }
 
-    public func connect(reader: String) throws -> CardConnection {
+    public func connect(reader: String, exclusive: Bool) throws -> CardConnection {
         if owner[reader] == nil { _ = try readers() }
         guard let provider = owner[reader] else { throw CardError.cardRemoved }
-        return try provider.connect(reader: reader)
+        return try provider.connect(reader: reader, exclusive: exclusive)
     }
 
     /// Waits on the first provider that can wait (PC/SC); the simulator never changes by itself.

@@ -25,9 +25,9 @@ public final class PCSCReaderProvider: CardReaderProvider {
         }
     }
 
-    public func connect(reader: String) throws -> CardConnection {
+    public func connect(reader: String, exclusive: Bool) throws -> CardConnection {
         do {
-            return try context.connect(reader: reader)
+            return try context.connect(reader: reader, exclusive: exclusive)
         } catch PCSCError.cardRemoved {
             throw CardError.cardRemoved
         }

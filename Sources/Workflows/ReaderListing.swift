@@ -21,7 +21,7 @@ public struct ReaderListing {
 
     func readCard(in reader: String) -> CardPresence {
         do {
-            let connection = try provider.connect(reader: reader)
+            let connection = try provider.connect(reader: reader, exclusive: false)
             defer { connection.disconnect() }
             return try EIDCardState.read(connection)
         } catch CardError.cardRemoved {

@@ -13,7 +13,7 @@ public final class SimulatorReaderProvider: CardReaderProvider {
         [ReaderSnapshot(name: SimulatedCardChannel.readerName, keypad: false, cardPresent: true)]
     }
 
-    public func connect(reader: String) throws -> CardConnection {
+    public func connect(reader: String, exclusive: Bool) throws -> CardConnection {
         guard reader == SimulatedCardChannel.readerName else { throw CardError.cardRemoved }
         return SimulatedCardChannel(card: card)
     }

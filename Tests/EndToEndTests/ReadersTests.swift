@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// `eid readers` against the real pcscd with vpcd readers and eid-sim cards.
-@Suite(.enabled(if: E2E.isAvailable, "needs the pcscd test environment: run `make test`"))
-struct ReadersTests {
+extension ThroughPCSCD {
+@Suite struct ReadersTests {
     @Test func jsonShowsTheRetryCounter() throws {
         try E2E.pool.withReader { reader, port in
             let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin-retries", "2"])
@@ -139,4 +139,5 @@ struct ReadersTests {
             #expect(cards.last.map { $0 is NSNull } == true, "sees it go")
         }
     }
+}
 }

@@ -95,6 +95,24 @@ import Testing
         #expect(card.operations == ["PACE puk", "unblock"])
     }
 
+    @Test func pukRefusedAtPACEMeansInoperative() {
+        final class RefusingPUKCard: FakePINCard {
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+                password == .puk ? .wrongPassword(.authenticationMethodBlocked) : try super.establishPACE(password, secret: secret)
+            }
+        }
+        let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: RefusingPUKCard())
+        #expect(outcome == .pukInoperative)
+        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 1)
+    }
+
+    @Test func blockedOrSuspendedStatusWordsGiveTheCounter() throws {
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2)) == 2)
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked) == 0)
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied) == 1)
+        #expect(throws: CardError.self) { try ChangePINWorkflow.attemptsLeft(after: .wrongData) }
+    }
+
     @Test(arguments: ["12a456", "1234", "1234567", "", "12345 "])
     func invalidPINIsRefusedWithoutTouchingTheCard(value: String) {
         let (outcome, peer, card) = run([#"{"cmd":"SET_PIN","value":"\#(value)"}"#])

@@ -30,7 +30,7 @@ final class OneReaderProvider: CardReaderProvider {
     var present = true
     init(_ channel: FakeCardChannel) { self.channel = channel }
     func readers() throws -> [ReaderSnapshot] { [ReaderSnapshot(name: "Test", cardPresent: present)] }
-    func connect(reader: String) throws -> CardConnection {
+    func connect(reader: String, exclusive: Bool) throws -> CardConnection {
         guard present else { throw CardError.cardRemoved }
         return channel
     }

@@ -30,6 +30,11 @@ enum E2E {
     static let pool = ReaderPool(readers: readers)
 }
 
+/// Every test that uses the test pcscd, one at a time: a card session of one test must not
+/// meet the reader listing of another (eid holds cards exclusively while it works with them).
+@Suite(.serialized, .enabled(if: E2E.isAvailable, "needs the pcscd test environment: run `make test`"))
+enum ThroughPCSCD {}
+
 /// Hands out vpcd readers one test at a time, so tests can run in parallel.
 final class ReaderPool: @unchecked Sendable {
     private let condition = NSCondition()
@@ -114,6 +119,7 @@ final class SimulatedCard {
     let process = Process()
     let reader: String
     private let errPipe = Pipe()
+    private var stopped: (Int32, String)?
 
     /// Starts `eid-sim --vpcd 127.0.0.1:port` with `arguments` and waits until pcscd shows the
     /// card in `reader`.
@@ -142,21 +148,18 @@ final class SimulatedCard {
     /// longer shows the card (so the next test on this reader cannot see it).
     @discardableResult
     func stop() -> (Int32, String) {
+        if let stopped { return stopped }
         if process.isRunning {
             process.terminate()
             process.waitUntilExit()
         }
         try? waitForCard(present: false)
         let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stopped = (process.terminationStatus, err)
         return (process.terminationStatus, err)
     }
 
-    deinit {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-    }
+    deinit { stop() }
 }
 
 enum E2EError: Error {
