@@ -31,7 +31,8 @@ final class TerminalInput: @unchecked Sendable {
 
     /// Writes `prompt`, reads one line with echo off, at most `timeout` seconds.
     func readSecret(prompt: String, timeout: Double) -> Answer {
-        write(prompt)
+        // Echo goes off (and earlier type-ahead is dropped) before the prompt appears, so that
+        // nothing typed after the prompt is lost or shown.
         var settings = termios()
         let haveSettings = tcgetattr(fd, &settings) == 0
         if haveSettings {
@@ -43,6 +44,7 @@ final class TerminalInput: @unchecked Sendable {
             quiet.c_lflag |= tcflag_t(ICANON)
             tcsetattr(fd, TCSAFLUSH, &quiet)
         }
+        write(prompt)
         defer {
             restore()
             write("\n")
@@ -77,7 +79,7 @@ final class TerminalInput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if var s = saved {
-            tcsetattr(fd, TCSAFLUSH, &s)
+            tcsetattr(fd, TCSANOW, &s)
             saved = nil
         }
     }
