@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+/// eid-sim as a program: its faults are clear and it never needs a person to clean up.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-sim").path),
+                "needs the built eid-sim binary: run `make test`"))
+struct SoftwareCardTests {
+    @Test func brokenProfileNamesTheFileAndTheField() throws {
+        let dir = FileManager.default.temporaryDirectory
+        let cases: [(String, String)] = [
+            (#"{"pinRetries": 7}"#, #"field "pinRetries""#),
+            (#"{"pin": 123456}"#, #""pin""#),
+            (#"{"cardAccess": "zz"}"#, #""cardAccess""#),
+            (#"{"colour": "blue"}"#, #""colour""#),
+            ("not json", "not valid JSON"),
+        ]
+        for (i, (content, field)) in cases.enumerated() {
+            let file = dir.appendingPathComponent("profile-\(i).json")
+            try Data(content.utf8).write(to: file)
+            let result = try runTool("eid-sim", ["--profile", file.path, "--vpcd", "127.0.0.1:1"], timeout: 5)
+            #expect(result.status != 0, "\(content)")
+            #expect(result.stderr.contains(file.lastPathComponent), "\(result.stderr)")
+            #expect(result.stderr.contains(field), "\(result.stderr)")
+        }
+        let missing = try runTool("eid-sim", ["--profile", "/nonexistent/card.json"], timeout: 5)
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("/nonexistent/card.json"))
+    }
+
+    @Test func refusedConnectionIsRetriedWithBackoffAndSIGTERMEndsIt() throws {
+        let process = Process()
+        process.executableURL = E2E.binDir.appendingPathComponent("eid-sim")
+        // Port 1 on loopback: nothing listens there.
+        process.arguments = ["--vpcd", "127.0.0.1:1"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        let drain = PipeDrain(err)
+        try process.run()
+        usleep(2_000_000)
+        #expect(process.isRunning)
+        process.terminate()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let lines = drain.text().split(separator: "\n")
+        let retries = lines.filter { $0.contains("refused") && $0.contains("retrying in") }
+        #expect(retries.count >= 2, "\(lines)")
+        // The waits grow: 0.2 s, 0.4 s, 0.8 s ...
+        #expect(retries.first?.contains("0.2 s") == true, "\(lines)")
+        #expect(retries.dropFirst().first?.contains("0.4 s") == true, "\(lines)")
+    }
+}
