@@ -46,6 +46,10 @@ let package = Package(
             ],
             swiftSettings: swift5
         ),
+        // In-process figures for `make bench`; not installed.
+        .executableTarget(
+            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "CardAccess"], swiftSettings: swift5
+        ),
         .executableTarget(
             name: "eid-sim",
             dependencies: [

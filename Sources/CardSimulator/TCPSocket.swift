@@ -98,6 +98,11 @@ final class TCPSocket {
         while got < count {
             try wait(for: Int16(POLLIN), timeout: nil, shouldStop: shouldStop)
             let n = out.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + got, count - got, 0) }
+            // vpcd writes a frame's length and its payload in two sends without TCP_NODELAY:
+            // acknowledge at once, or Nagle on its side waits for our delayed ACK (40 ms a frame).
+            // Linux clears TCP_QUICKACK after use, so it is set again after every read.
+            var one: Int32 = 1
+            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_QUICKACK, &one, socklen_t(MemoryLayout<Int32>.size))
             if n == 0 { throw SocketError.closed }
             if n < 0 {
                 if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """make bench: figures for README.md, measured against the real pcscd with eid-sim.
 
-Prints wall time (median of N runs), APDUs per run (counted by eid-sim --trace), PC/SC round
-trips, and peak RSS of the eid process. Runs inside `pcsc-env.sh run` (private pcscd).
+Prints wall time (median of N runs), APDUs per run (counted by eid-sim --trace; each APDU is
+one PC/SC round trip to the card), and peak RSS of the eid process; then PACE CPU time in
+process (eid-bench). Runs inside `pcsc-env.sh run` (private pcscd).
 Measures; asserts nothing.
 """
 import os
@@ -24,6 +25,8 @@ def start_sim(*args):
         if f'"name":"{READER}","attached":true,"keypad":false,"card":{{' in out:
             return sim, trace
         time.sleep(0.1)
+    sim.terminate()
+    sim.wait()
     raise SystemExit("bench: the software card did not appear")
 
 
@@ -63,6 +66,14 @@ def measure(name, argv, runs, stdin_for=None, sim_args=()):
 def main():
     print(f"eid bench — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, reader '{READER}'")
     measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
+
+    def answers(i):
+        old, new = ("123456", "654321") if i % 2 == 0 else ("654321", "123456")
+        return (f'{{"cmd":"SET_PIN","value":"{old}"}}\n'
+                f'{{"cmd":"SET_NEW_PIN","value":"{new}"}}\n')
+    measure("eid change-pin --json (happy path)",
+            [f"{BIN}/eid", "change-pin", "--json", "--reader", READER, "--timeout", "10"], 20, stdin_for=answers)
+    subprocess.run([f"{BIN}/eid-bench", "50"], check=True)
 
 
 if __name__ == "__main__":

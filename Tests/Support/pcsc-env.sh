@@ -58,10 +58,23 @@ wait_for_socket() {
     return 1
 }
 
+port_busy() { ss -ltn 2>/dev/null | grep -qE ":$1\b"; }
+
 start() {
     local dir=$1
     mkdir -p "$dir/conf" "$dir/empty-conf" "$dir/run" "$dir/empty-run"
     dir=$(cd "$dir" && pwd)
+    if [ -f "$dir/pcscd.pid" ] && kill -0 "$(cat "$dir/pcscd.pid")" 2>/dev/null; then
+        say "a test pcscd from $dir still runs; stopping it first"
+        stop "$dir"
+    fi
+    # vpcd listens on all addresses of this machine: take the first free pair of ports.
+    local tries=0
+    while port_busy "$BASE_PORT" || port_busy "$((BASE_PORT + 1))"; do
+        tries=$((tries + 1))
+        [ "$tries" -lt 50 ] || { say "no free pair of TCP ports from ${EID_E2E_BASE_PORT:-37888} on"; return 1; }
+        BASE_PORT=$((BASE_PORT + 2))
+    done
     # One vpcd entry: a reader with two slots on consecutive ports. (The vpcd driver keeps
     # its sockets in globals, so a second entry in the same pcscd would break the first.)
     printf 'FRIENDLYNAME "Virtual PCD"\nDEVICENAME /dev/null:0x%X\nLIBPATH %s\nCHANNELID 0x%X\n' \
