@@ -1,3 +1,4 @@
+import CardAccess
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -79,14 +80,14 @@ final class TCPSocket {
     /// Waits until the socket is ready for `events`; throws `.stopped` or, after `timeout`
     /// seconds (nil: no limit), `.failed("timed out")`.
     private func wait(for events: Int16, timeout: Double?, shouldStop: () -> Bool) throws {
-        let deadline = timeout.map { Date().addingTimeInterval($0) }
+        let deadline = timeout.map { Deadline(secondsFromNow: $0) }
         while true {
             if shouldStop() { throw SocketError.stopped }
             var pfd = pollfd(fd: fd, events: events, revents: 0)
             let n = poll(&pfd, 1, TCPSocket.slice)
             if n > 0 { return }
             if n < 0 && errno != EINTR { throw SocketError.fromErrno() }
-            if let deadline, Date() >= deadline { throw SocketError.failed("timed out") }
+            if let deadline, deadline.hasPassed { throw SocketError.failed("timed out") }
         }
     }
 

@@ -1,3 +1,4 @@
+import CardAccess
 import Foundation
 
 /// Plugs a `SimulatedEIDCard` into vpcd, the virtual reader driver of vsmartcard inside pcscd.
@@ -107,9 +108,9 @@ public final class VPCDConnection: @unchecked Sendable {
 
     /// Sleeps `seconds` in slices, returning early on stop.
     private func pause(_ seconds: Double) {
-        let end = Date().addingTimeInterval(seconds)
+        let end = Deadline(secondsFromNow: seconds)
         while !isStopped {
-            let left = end.timeIntervalSinceNow
+            let left = end.remaining
             if left <= 0 { return }
             Thread.sleep(forTimeInterval: min(left, 0.05))
         }

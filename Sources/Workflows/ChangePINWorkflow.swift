@@ -103,7 +103,7 @@ public final class ChangePINWorkflow {
     }
 
     private func waitForCard() -> Search {
-        let deadline = Date(timeIntervalSinceNow: timeouts.card)
+        let deadline = Deadline(secondsFromNow: timeouts.card)
         var announced = false
         // Cards already shown as unusable, by reader, until that reader's card changes.
         var refused: [String: UInt32] = [:]
@@ -132,9 +132,9 @@ public final class ChangePINWorkflow {
                 peer.send(.insertCard)
                 announced = true
             }
-            if Date() >= deadline { return .ended(.timedOut) }
+            if deadline.hasPassed { return .ended(.timedOut) }
             do {
-                try provider.waitForChange(timeout: min(0.5, max(0.05, deadline.timeIntervalSinceNow)))
+                try provider.waitForChange(timeout: min(0.5, max(0.05, deadline.remaining)))
             } catch {
                 return .ended(.cardError(String(describing: error)))
             }

@@ -1,3 +1,4 @@
+import CardAccess
 import Foundation
 import SDK
 
@@ -60,14 +61,16 @@ public final class CommandQueue: @unchecked Sendable {
     /// The next command: CANCEL first if it arrived, then the queue in order; `.endOfInput`
     /// once the input has ended and the queue is empty.
     public func next(timeout: Double) -> PeerInput {
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
             if cancelled { return .command(.cancel) }
             if !queue.isEmpty { return .command(queue.removeFirst()) }
             if ended { return .endOfInput }
-            if !condition.wait(until: deadline) { return .timedOut }
+            if deadline.hasPassed { return .timedOut }
+            // Wake at least every half second to look at the monotonic deadline.
+            _ = condition.wait(until: Date(timeIntervalSinceNow: min(0.5, deadline.remaining)))
         }
     }
 }

@@ -51,9 +51,9 @@ final class TerminalInput: @unchecked Sendable {
         }
         var line: [UInt8] = []
         defer { Secret.zero(&line) }
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Deadline(secondsFromNow: timeout)
         while true {
-            let remaining = deadline.timeIntervalSinceNow
+            let remaining = deadline.remaining
             guard remaining > 0 else { return .timedOut }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, Int32(min(remaining, 1) * 1000))
