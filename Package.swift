@@ -61,13 +61,16 @@ let package = Package(
 
         .testTarget(name: "CardAccessTests", dependencies: ["CardAccess"], swiftSettings: swift5),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC"], swiftSettings: swift5),
-        .testTarget(
-            name: "EIDCryptoTests", dependencies: ["EIDCrypto", "CardAccess"], resources: [.copy("Fixtures")],
-            swiftSettings: swift5
+        // The published test vectors and their loader, shared by the crypto and EAC tests.
+        .target(
+            name: "TestVectors", dependencies: ["CardAccess"], path: "Tests/TestVectors",
+            resources: [.copy("Fixtures")], swiftSettings: swift5
         ),
         .testTarget(
-            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "CardAccess"], resources: [.copy("Fixtures")],
-            swiftSettings: swift5
+            name: "EIDCryptoTests", dependencies: ["EIDCrypto", "CardAccess", "TestVectors"], swiftSettings: swift5
+        ),
+        .testTarget(
+            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "TestVectors"], swiftSettings: swift5
         ),
         .testTarget(
             name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "CardAccess"], swiftSettings: swift5

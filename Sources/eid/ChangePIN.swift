@@ -34,13 +34,7 @@ struct ChangePIN: ParsableCommand {
     }
 
     func run() throws {
-        let provider: CardReaderProvider
-        do {
-            provider = try options.provider()
-        } catch let error as PCSCError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
-        }
+        let provider = try options.openProvider()
 
         let stdinIsTerminal = isatty(0) == 1
         let peer: FacePeer

@@ -10,6 +10,16 @@ struct ReaderOptions: ParsableArguments {
     @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
     var simulator = false
 
+    /// `provider()`, or the exit status for pcscd not running with its sentence on stderr.
+    func openProvider() throws -> CardReaderProvider {
+        do {
+            return try provider()
+        } catch let error as PCSCError {
+            Console.shared.err("eid: \(error)")
+            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
+        }
+    }
+
     /// The readers to use: PC/SC (unless it is down and the simulator was asked for) plus the
     /// simulator.
     func provider() throws -> CardReaderProvider {

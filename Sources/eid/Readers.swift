@@ -19,13 +19,7 @@ struct Readers: ParsableCommand {
     var watch = false
 
     func run() throws {
-        let provider: CardReaderProvider
-        do {
-            provider = try options.provider()
-        } catch let error as PCSCError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
-        }
+        let provider = try options.openProvider()
         let listing = ReaderListing(provider: provider)
         if watch {
             try runWatch(listing, provider: provider)

@@ -1,6 +1,7 @@
 import CardAccess
 import EAC
 import EIDCrypto
+import TestVectors
 import Testing
 
 /// The published PACE traces as scripts: ICAO 9303-11 G.1 (MRZ) and the BSI worked example (PIN).

@@ -1,4 +1,5 @@
 import CardAccess
+import TestVectors
 import Testing
 
 /// A fake card that expects an exact sequence of command APDUs and answers each with a

@@ -1,6 +1,7 @@
 import CardAccess
 import EAC
 import EIDCrypto
+import TestVectors
 import Testing
 
 @Suite("Secure messaging (TR-03110-3 F, ICAO 9303-11 9.8)")

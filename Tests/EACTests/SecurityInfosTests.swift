@@ -1,6 +1,7 @@
 import CardAccess
 import EAC
 import EIDCrypto
+import TestVectors
 import Testing
 
 @Suite("SecurityInfos: EF.CardAccess and EF.CardSecurity (TR-03110-3 A.1)")

@@ -1,5 +1,6 @@
 import CardAccess
 import EIDCrypto
+import TestVectors
 import Testing
 
 @Suite("AES-CMAC (RFC 4493, NIST SP 800-38B)")

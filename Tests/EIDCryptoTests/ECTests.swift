@@ -1,5 +1,6 @@
 import CardAccess
 import EIDCrypto
+import TestVectors
 import Testing
 
 @Suite("Elliptic curves: groups, points, keys, ECDH")

@@ -1,5 +1,6 @@
 import CardAccess
 import EIDCrypto
+import TestVectors
 import Testing
 
 @Suite("TR-03110 KDF (TR-03110-3 A.2.3)")

@@ -1,6 +1,7 @@
 import CardAccess
 import EIDCrypto
 import Foundation
+import TestVectors
 import Testing
 
 @Suite("AES, digests, padding, constant-time compare, random")
