@@ -22,7 +22,7 @@ release: deps
 # Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim.
 test: build
 	$(SWIFT) build --build-tests
-	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
 
 # Unit tests only (no pcscd needed).
 unit-test: build

@@ -5,9 +5,9 @@ import Testing
 /// typed digits never on the screen.
 extension ThroughPCSCD {
     @Suite struct TerminalFaceTests {
-        /// The session prints stty's echo flag after eid ends: "echo", or "-echo" when off.
+        /// The session prints stty's echo flag after eid ends: "TTY=echo", or "TTY=-echo" when off.
         func echoIsOn(_ screen: String) -> Bool {
-            screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "echo" }
+            screen.split(separator: "\n").contains { $0.trimmingCharacters(in: .whitespaces) == "TTY=echo" }
         }
 
         func eid(_ reader: String) -> String {
@@ -29,7 +29,7 @@ extension ThroughPCSCD {
                 try terminal.type("654321")
                 try terminal.waitFor("Repeat new PIN:")
                 try terminal.type("654321")
-                try terminal.waitFor("EXIT=")
+                try terminal.waitFor("TTY=")
                 let screen = try terminal.screen()
                 #expect(screen.contains("Done: the PIN has been changed."))
                 #expect(screen.contains("EXIT=0"))
@@ -56,7 +56,7 @@ extension ThroughPCSCD {
                 try terminal.type("654321")
                 try terminal.waitFor("Repeat new PIN:")
                 try terminal.type("654321")
-                try terminal.waitFor("EXIT=")
+                try terminal.waitFor("TTY=")
                 let screen = try terminal.screen()
                 #expect(screen.contains("Done: the PIN has been changed."), "\(screen)")
                 #expect(screen.contains("EXIT=0"))
@@ -73,7 +73,7 @@ extension ThroughPCSCD {
                 let terminal = try TmuxSession(eid(reader))
                 try terminal.waitFor("PIN (6 digits")
                 try terminal.interrupt()
-                try terminal.waitFor("EXIT=")
+                try terminal.waitFor("TTY=")
                 let screen = try terminal.screen()
                 #expect(screen.contains("EXIT=130"), "\(screen)")
                 #expect(screen.contains("cancelled"))
@@ -88,7 +88,7 @@ extension ThroughPCSCD {
                 let terminal = try TmuxSession(eid(reader))
                 try terminal.waitFor("PIN (6 digits")
                 try terminal.sendEndOfInput()
-                try terminal.waitFor("EXIT=")
+                try terminal.waitFor("TTY=")
                 #expect(try terminal.screen().contains("EXIT=5"))
             }
         }

@@ -5,8 +5,9 @@ import Foundation
 final class TmuxSession {
     let socket = "eid-e2e-\(UUID().uuidString.prefix(8))"
 
-    /// Starts `command` (a shell command line) in a new tmux server of its own; the line
-    /// "EXIT=<status>" and the terminal's echo setting are printed when it ends.
+    /// Starts `command` (a shell command line) in a new tmux server of its own; when it ends,
+    /// the line "EXIT=<status>" and then "TTY=echo" or "TTY=-echo" (the terminal's echo
+    /// setting) are printed.
     init(_ command: String, environment: [String: String] = [:]) throws {
         var args = ["new-session", "-d", "-x", "200", "-y", "50"]
         for (k, v) in environment.merging(
@@ -14,7 +15,7 @@ final class TmuxSession {
         {
             args += ["-e", "\(k)=\(v)"]
         }
-        args.append("\(command); echo EXIT=$?; stty -a | grep -o -- ' -*echo ' | head -1; sleep 120")
+        args.append("\(command); echo EXIT=$?; echo TTY=$(stty -a | grep -o -- ' -*echo ' | head -1 | tr -d ' '); sleep 120")
         try tmux(args)
     }
 
