@@ -1,4 +1,5 @@
 import CardAccess
+import PCSC
 import SDK
 
 /// The readers and the cards in them, as READER_LIST and READER messages describe them.
@@ -10,28 +11,45 @@ public struct ReaderListing {
     /// Every attached reader with its card read as `EIDCardState` reads it. A card removed
     /// while it is read shows as no card.
     public func list() throws -> [ReaderInfo] {
-        try provider.readers().map(describe)
+        try entries().map(\.info)
+    }
+
+    /// A reader as listed, and whether its card could not be read because another program
+    /// holds it (the SDK shows such a card as unknown, `{}`; a person is told why).
+    public struct Entry: Equatable, Sendable {
+        public var info: ReaderInfo
+        public var cardInUse: Bool
+    }
+
+    /// `list()` with the reason an unknown card is unknown.
+    public func entries() throws -> [Entry] {
+        try provider.readers().map(entry)
     }
 
     /// One reader; reads the card when one is present.
-    public func describe(_ reader: ReaderSnapshot) -> ReaderInfo {
-        ReaderInfo(name: reader.name, attached: true, keypad: reader.keypad,
-                   card: reader.cardPresent ? readCard(in: reader.name) : .none)
+    public func describe(_ reader: ReaderSnapshot) -> ReaderInfo { entry(reader).info }
+
+    func entry(_ reader: ReaderSnapshot) -> Entry {
+        var inUse = false
+        var card = CardPresence.none
+        if reader.cardPresent { (card, inUse) = readCard(in: reader.name) }
+        return Entry(info: ReaderInfo(name: reader.name, attached: true, keypad: reader.keypad, card: card),
+                     cardInUse: inUse)
     }
 
-    func readCard(in reader: String) -> CardPresence {
+    func readCard(in reader: String) -> (CardPresence, inUse: Bool) {
         do {
             let connection = try provider.connect(reader: reader, exclusive: false)
             defer { connection.disconnect() }
-            return try EIDCardState.read(connection)
+            return (try EIDCardState.read(connection), false)
         } catch CardError.cardRemoved {
-            return .none
-        } catch CardError.statusWord, CardError.malformedResponse {
-            return .unknown
+            return (.none, false)
+        } catch PCSCError.sharingViolation {
+            return (.unknown, true)
         } catch {
-            // A card that cannot be talked to (mute, taken by another program) is shown as
-            // present but unknown rather than hidden.
-            return .unknown
+            // A card that cannot be talked to (mute, answering garbage) is shown as present
+            // but unknown rather than hidden.
+            return (.unknown, false)
         }
     }
 

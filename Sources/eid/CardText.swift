@@ -1,4 +1,5 @@
 import SDK
+import Workflows
 
 /// The plain sentences the terminal face uses for readers and cards.
 enum CardText {
@@ -19,15 +20,18 @@ enum CardText {
 
     /// An aligned table, at most 80 columns wide: reader name (shortened with "…" past 34
     /// characters), keypad, card.
-    static func table(_ readers: [ReaderInfo]) -> [String] {
+    static func table(_ entries: [ReaderListing.Entry]) -> [String] {
+        let readers = entries.map(\.info)
         let nameWidth = min(34, max(6, readers.map { $0.name.count }.max() ?? 0))
         func pad(_ s: String, _ w: Int) -> String {
             let cut = s.count > w ? String(s.prefix(w - 1)) + "…" : s
             return cut + String(repeating: " ", count: max(0, w - cut.count))
         }
         var lines = [pad("READER", nameWidth) + "  KEYPAD  CARD"]
-        for r in readers {
-            lines.append(pad(r.name, nameWidth) + "  " + pad(r.keypad ? "yes" : "no", 6) + "  " + sentence(for: r.card))
+        for e in entries {
+            let r = e.info
+            let card = e.cardInUse ? "card in use by another program" : sentence(for: r.card)
+            lines.append(pad(r.name, nameWidth) + "  " + pad(r.keypad ? "yes" : "no", 6) + "  " + card)
         }
         return lines
     }

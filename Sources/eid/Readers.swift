@@ -25,15 +25,15 @@ struct Readers: ParsableCommand {
             try runWatch(listing, provider: provider)
             return
         }
-        let readers: [ReaderInfo]
+        let readers: [ReaderListing.Entry]
         do {
-            readers = try listing.list()
+            readers = try listing.entries()
         } catch let error as PCSCError {
             Console.shared.err("eid: \(error)")
             throw ExitStatus.exit(error == .serviceNotRunning ? ExitStatus.serviceUnavailable : ExitStatus.cardError)
         }
         if options.json {
-            Console.shared.json(.readerList(readers))
+            Console.shared.json(.readerList(readers.map(\.info)))
         } else if readers.isEmpty {
             Console.shared.out("no card reader found")
             Console.shared.err("hint: connect a reader (USB readers need the libccid driver) and check that pcscd runs, or try --simulator")

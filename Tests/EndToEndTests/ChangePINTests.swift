@@ -246,6 +246,22 @@ extension ThroughPCSCD {
         }
     }
 
+    @Test func aCardInUseIsShownAsSuchByReaders() throws {
+        try E2E.pool.withReader { reader, port in
+            let card = try SimulatedCard(reader: reader, port: port)
+            defer { card.stop() }
+            let run = try InteractiveRun(["change-pin", "--json", "--reader", reader, "--timeout", "10"])
+            try run.expect("ENTER_PIN")
+            let human = try runTool("eid", ["readers"]).stdoutLines
+            #expect(human.contains { $0.hasPrefix(reader) && $0.hasSuffix("card in use by another program") }, "\(human)")
+            let entry = try readerEntry(reader, in: try runTool("eid", ["readers", "--json"]).stdout)
+            #expect((entry["card"] as? [String: Any])?.isEmpty == true)
+            run.send(Self.cancel)
+            #expect(run.finish().status == 5)
+            #expect(try retryCounter(reader) == 3, "the session was not disturbed")
+        }
+    }
+
     @Test func noCardWithinTheTimeout() throws {
         try E2E.pool.withReader { reader, _ in
             let result = try runTool("eid", ["change-pin", "--json", "--reader", reader, "--timeout", "1"], stdin: "")
