@@ -49,19 +49,20 @@ public enum PCSCError: Error, Equatable, Sendable, CustomStringConvertible {
             return "no card reader found (SCARD_E_NO_READERS_AVAILABLE, 0x8010002E). Connect a reader; "
                 + "USB readers need the 'libccid' driver (Debian: apt install libccid)."
         case .readerUnavailable(let name):
-            return "the card reader \(name.isEmpty ? "" : "'\(name)' ")is no longer available; reconnect it and try again"
+            return "the card reader \(name.isEmpty ? "" : "'\(name)' ")is no longer available "
+                + "(SCARD_E_READER_UNAVAILABLE); reconnect it and try again"
         case .cardRemoved:
-            return "the card was removed; put it back on the reader and try again"
+            return "the card was removed (SCARD_W_REMOVED_CARD); put it back on the reader and try again"
         case .sharingViolation:
             return "another program holds the card (SCARD_E_SHARING_VIOLATION); close it and try again"
         case .cardUnresponsive:
-            return "the card does not answer; place it flat on the reader and try again"
+            return "the card does not answer (SCARD_W_UNRESPONSIVE_CARD); place it flat on the reader and try again"
         case .cardReset:
-            return "another program reset the card; try again"
+            return "another program reset the card (SCARD_W_RESET_CARD); try again"
         case .timeout:
-            return "the card reader did not answer in time"
+            return "the card reader did not answer in time (SCARD_E_TIMEOUT); reconnect it and try again"
         case .cancelled:
-            return "the wait for the card reader was cancelled"
+            return "the wait for the card reader was cancelled (SCARD_E_CANCELLED)"
         case .communicationFailed(let function, let code):
             return "communication with the card reader failed (\(function): 0x\(String(code, radix: 16, uppercase: true))); "
                 + "reconnect the reader and try again"
