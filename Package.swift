@@ -83,9 +83,10 @@ let package = Package(
             swiftSettings: swift5
         ),
         .testTarget(name: "EndToEndTests", swiftSettings: swift5),
-        // eid's terminal against OpenPACE's card side (PACE and secure messaging).
+        // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
-            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "COpenPACE"], swiftSettings: swift5
+            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "CardSimulator", "COpenPACE"],
+            swiftSettings: swift5
         ),
     ]
 )

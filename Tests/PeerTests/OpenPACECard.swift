@@ -4,7 +4,7 @@ import CardAccess
 /// The card (PICC) side of PACE and secure messaging, computed entirely by OpenPACE: a
 /// `CardChannel` that reads eid's MSE:Set AT and General Authenticate commands, answers them
 /// with OpenPACE's PACE steps, and afterwards unwraps and wraps secure messaging with
-/// OpenPACE's `EAC_encrypt` / `EAC_decrypt` / `EAC_authenticate` and its SSC.
+/// OpenPACE's primitives (`OpenPACESecureMessaging`).
 ///
 /// It holds one password (type PIN by default) with a retry counter, and one transparent
 /// file that READ BINARY returns and UPDATE BINARY replaces. OpenPACE failures never crash:
@@ -240,7 +240,8 @@ final class OpenPACECard: CardChannel {
     /// that fails verification ends secure messaging and is answered 6988 unprotected.
     private func secureMessaging(_ command: CommandAPDU) -> ResponseAPDU {
         guard state == .secureMessaging else { return ResponseAPDU(statusWord: .smDataObjectsMissing) }
-        guard let plain = try? unwrap(command) else {
+        let sm = OpenPACESecureMessaging(ctx: ctx)
+        guard let plain = try? sm.unprotect(command) else {
             state = .idle
             ERR_clear_error()
             return ResponseAPDU(statusWord: .smDataObjectsIncorrect)
@@ -248,7 +249,9 @@ final class OpenPACECard: CardChannel {
         unwrappedCommands.append(plain)
         let response = handleProtected(plain)
         plainResponses.append(response)
-        guard let wrapped = try? wrap(response) else {
+        let corrupt = corruptNextResponseMAC
+        corruptNextResponseMAC = false
+        guard let wrapped = try? sm.protect(response, corruptMAC: corrupt) else {
             state = .idle
             ERR_clear_error()
             return ResponseAPDU(statusWord: .noPreciseDiagnosis)
@@ -269,75 +272,5 @@ final class OpenPACECard: CardChannel {
         default:
             return ResponseAPDU(statusWord: .instructionNotSupported)
         }
-    }
-
-    private struct SMFailure: Error {}
-
-    private func padded(_ bytes: [UInt8]) throws -> [UInt8] {
-        let padded = try OpenPACE.withBuffer(bytes) { OpenPACE.take(EAC_add_iso_pad(ctx, $0)) }
-        guard let padded else { throw SMFailure() }
-        return padded
-    }
-
-    /// CMAC(KSmac, SSC || data)[:8] by OpenPACE; `data` is padded here.
-    private func mac(_ data: [UInt8]) throws -> [UInt8] {
-        let input = try padded(data)
-        let mac = try OpenPACE.withBuffer(input) { OpenPACE.take(EAC_authenticate(ctx, $0)) }
-        guard let mac else { throw SMFailure() }
-        return mac
-    }
-
-    private func unwrap(_ command: CommandAPDU) throws -> CommandAPDU {
-        guard EAC_increment_ssc(ctx) == 1 else { throw SMFailure() }
-        let objects = try PeerTLV.parseAll(command.data)
-        guard let macObject = objects.last, macObject.tag == 0x8E, macObject.value.count == 8 else {
-            throw SMFailure()
-        }
-        let covered = objects.dropLast()
-        guard covered.allSatisfy({ [0x87, 0x97].contains($0.tag) }) else { throw SMFailure() }
-        let header = try padded([command.cla, command.ins, command.p1, command.p2])
-        let expected = try mac(header + covered.flatMap(\.encoded))
-        let equal = expected.withUnsafeBytes { a in
-            macObject.value.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, 8) }
-        }
-        guard equal == 0 else { throw SMFailure() }
-        var data: [UInt8] = []
-        if let cryptogram = covered.first(where: { $0.tag == 0x87 })?.value {
-            guard cryptogram.first == 0x01, cryptogram.count > 1 else { throw SMFailure() }
-            let decrypted = try OpenPACE.withBuffer(Array(cryptogram.dropFirst())) { c -> [UInt8]? in
-                guard let p = EAC_decrypt(ctx, c) else { return nil }
-                defer { BUF_MEM_clear_free(p) }
-                return OpenPACE.take(EAC_remove_iso_pad(p))
-            }
-            guard let decrypted else { throw SMFailure() }
-            data = decrypted
-        }
-        var ne: Int?
-        if let le = covered.first(where: { $0.tag == 0x97 })?.value {
-            switch le.count {
-            case 1: ne = le[0] == 0 ? 256 : Int(le[0])
-            case 2: ne = le == [0, 0] ? 65536 : Int(le[0]) << 8 | Int(le[1])
-            default: throw SMFailure()
-            }
-        }
-        return CommandAPDU(cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
-    }
-
-    private func wrap(_ response: ResponseAPDU) throws -> ResponseAPDU {
-        guard EAC_increment_ssc(ctx) == 1 else { throw SMFailure() }
-        var objects: [UInt8] = []
-        if !response.data.isEmpty {
-            let input = try padded(response.data)
-            let cryptogram = try OpenPACE.withBuffer(input) { OpenPACE.take(EAC_encrypt(ctx, $0)) }
-            guard let cryptogram else { throw SMFailure() }
-            objects += PeerTLV(tag: 0x87, value: [0x01] + cryptogram).encoded
-        }
-        objects += PeerTLV(tag: 0x99, value: [response.statusWord.sw1, response.statusWord.sw2]).encoded
-        var tag = try mac(objects)
-        if corruptNextResponseMAC {
-            corruptNextResponseMAC = false
-            tag[0] ^= 0x80
-        }
-        return ResponseAPDU(data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, statusWord: response.statusWord)
     }
 }

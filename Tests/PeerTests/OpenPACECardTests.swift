@@ -41,8 +41,8 @@ struct OpenPACECardTests {
         let c = Self.configurations[index]
         let cardAccess = OpenPACECard.cardAccess(cipherArc: c.cipherArc, parameterID: c.parameterID)
         let card = try OpenPACECard(cardAccess: cardAccess, password: "500540", type: PACE_CAN, reference: 2)
-        let (result, secure) = try PACE(channel: card, paceInfo: try Self.paceInfo(cardAccess), password: .can("500540"))
-            .establishSecureMessaging()
+        let pace = try PACE(channel: card, paceInfo: try Self.paceInfo(cardAccess), password: .can("500540"))
+        let (result, secure) = try pace.establishSecureMessaging()
         let keys = try #require(card.sessionKeys)
         #expect(result.sessionKeys == SessionKeys(encryption: keys.encryption, mac: keys.mac))
         #expect(result.sessionKeys.encryption.count == c.keyLength)
