@@ -27,6 +27,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
+        .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
         .target(name: "CardAccess", swiftSettings: swift5),
         .target(name: "PCSC", dependencies: ["CPCSC", "CardAccess"], swiftSettings: swift5),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
@@ -81,5 +83,10 @@ let package = Package(
             swiftSettings: swift5
         ),
         .testTarget(name: "EndToEndTests", swiftSettings: swift5),
+        // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
+        .testTarget(
+            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "CardSimulator", "COpenPACE"],
+            swiftSettings: swift5
+        ),
     ]
 )

@@ -1,0 +1,132 @@
+import COpenPACE
+import CardAccess
+
+/// Secure messaging (BSI TR-03110-3, F) built from OpenPACE's primitives only: its SSC
+/// (`EAC_increment_ssc`), padding (`EAC_add_iso_pad` / `EAC_remove_iso_pad`), encryption with
+/// the SSC-derived IV (`EAC_encrypt` / `EAC_decrypt`) and CMAC over SSC || data
+/// (`EAC_authenticate`). The data objects are laid out here with `PeerTLV`, not eid's code.
+/// Borrows `ctx`, whose encryption context must be set (after PACE step 4).
+struct OpenPACESecureMessaging {
+    let ctx: UnsafeMutablePointer<EAC_CTX>
+
+    struct Failure: Error {}
+
+    // MARK: terminal side
+
+    func protect(_ command: CommandAPDU) throws -> CommandAPDU {
+        try incrementSSC()
+        let cla = command.cla | 0x0C
+        var objects: [UInt8] = []
+        if !command.data.isEmpty { objects += PeerTLV(tag: 0x87, value: [0x01] + (try encrypt(command.data))).encoded }
+        if let ne = command.ne {
+            let le: [UInt8] =
+                ne == 256 ? [0] : ne == 65536 ? [0, 0] : ne < 256 ? [UInt8(ne)] : [UInt8(ne >> 8), UInt8(ne & 0xFF)]
+            objects += PeerTLV(tag: 0x97, value: le).encoded
+        }
+        let header = try padded([cla, command.ins, command.p1, command.p2])
+        let tag = try mac(header + objects)
+        return CommandAPDU(
+            cla: cla, ins: command.ins, p1: command.p1, p2: command.p2,
+            data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, ne: 256)
+    }
+
+    func unprotect(_ response: ResponseAPDU) throws -> ResponseAPDU {
+        try incrementSSC()
+        let objects = try PeerTLV.parseAll(response.data)
+        guard let macObject = objects.last, macObject.tag == 0x8E else { throw Failure() }
+        let covered = objects.dropLast()
+        guard covered.allSatisfy({ [0x87, 0x99].contains($0.tag) }) else { throw Failure() }
+        guard try macMatches(macObject.value, over: covered.flatMap(\.encoded)) else { throw Failure() }
+        guard let sw = covered.first(where: { $0.tag == 0x99 })?.value, sw.count == 2 else { throw Failure() }
+        let data = try covered.first(where: { $0.tag == 0x87 }).map { try decrypt(paddingIndicated: $0.value) } ?? []
+        return ResponseAPDU(data: data, statusWord: StatusWord(sw1: sw[0], sw2: sw[1]))
+    }
+
+    // MARK: card side
+
+    func unprotect(_ command: CommandAPDU) throws -> CommandAPDU {
+        try incrementSSC()
+        guard command.cla & 0x0C == 0x0C else { throw Failure() }
+        let objects = try PeerTLV.parseAll(command.data)
+        guard let macObject = objects.last, macObject.tag == 0x8E else { throw Failure() }
+        let covered = objects.dropLast()
+        guard covered.allSatisfy({ [0x87, 0x97].contains($0.tag) }) else { throw Failure() }
+        let header = try padded([command.cla, command.ins, command.p1, command.p2])
+        guard try macMatches(macObject.value, over: header + covered.flatMap(\.encoded)) else { throw Failure() }
+        let data = try covered.first(where: { $0.tag == 0x87 }).map { try decrypt(paddingIndicated: $0.value) } ?? []
+        var ne: Int?
+        if let le = covered.first(where: { $0.tag == 0x97 })?.value {
+            switch le.count {
+            case 1: ne = le[0] == 0 ? 256 : Int(le[0])
+            case 2: ne = le == [0, 0] ? 65536 : Int(le[0]) << 8 | Int(le[1])
+            default: throw Failure()
+            }
+        }
+        return CommandAPDU(
+            cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
+    }
+
+    /// [DO'87] DO'99 DO'8E; `corruptMAC` flips a bit of the MAC (a faulty card).
+    func protect(_ response: ResponseAPDU, corruptMAC: Bool = false) throws -> ResponseAPDU {
+        try incrementSSC()
+        var objects: [UInt8] = []
+        if !response.data.isEmpty {
+            objects += PeerTLV(tag: 0x87, value: [0x01] + (try encrypt(response.data))).encoded
+        }
+        objects += PeerTLV(tag: 0x99, value: [response.statusWord.sw1, response.statusWord.sw2]).encoded
+        var tag = try mac(objects)
+        if corruptMAC { tag[0] ^= 0x80 }
+        return ResponseAPDU(data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, statusWord: response.statusWord)
+    }
+
+    // MARK: OpenPACE's primitives
+
+    func incrementSSC() throws {
+        guard EAC_increment_ssc(ctx) == 1 else { throw Failure() }
+    }
+
+    func padded(_ bytes: [UInt8]) throws -> [UInt8] {
+        guard let out = try OpenPACE.withBuffer(bytes, { OpenPACE.take(EAC_add_iso_pad(ctx, $0)) }) else {
+            throw Failure()
+        }
+        return out
+    }
+
+    /// MAC over SSC || pad(data), by OpenPACE.
+    func mac(_ data: [UInt8]) throws -> [UInt8] {
+        let input = try padded(data)
+        guard let out = try OpenPACE.withBuffer(input, { OpenPACE.take(EAC_authenticate(ctx, $0)) }) else {
+            throw Failure()
+        }
+        return out
+    }
+
+    func macMatches(_ received: [UInt8], over data: [UInt8]) throws -> Bool {
+        let expected = try mac(data)
+        guard expected.count == received.count else { return false }
+        return expected.withUnsafeBytes { a in
+            received.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
+        }
+    }
+
+    /// E(KSenc, pad(data)) with OpenPACE's IV for the current SSC.
+    func encrypt(_ data: [UInt8]) throws -> [UInt8] {
+        let input = try padded(data)
+        guard let out = try OpenPACE.withBuffer(input, { OpenPACE.take(EAC_encrypt(ctx, $0)) }) else {
+            throw Failure()
+        }
+        return out
+    }
+
+    /// The plain content of a DO'87 value (padding indicator 01 first).
+    func decrypt(paddingIndicated value: [UInt8]) throws -> [UInt8] {
+        guard value.count > 1, value[0] == 0x01 else { throw Failure() }
+        let plain = try OpenPACE.withBuffer(Array(value.dropFirst())) { c -> [UInt8]? in
+            guard let p = EAC_decrypt(ctx, c) else { return nil }
+            defer { BUF_MEM_clear_free(p) }
+            return OpenPACE.take(EAC_remove_iso_pad(p))
+        }
+        guard let plain else { throw Failure() }
+        return plain
+    }
+}
