@@ -9,15 +9,15 @@ public protocol CardConnection: CardChannel {
 /// One reader as a provider sees it at one moment.
 public struct ReaderSnapshot: Equatable, Sendable {
     public var name: String
-    /// PC/SC part 10 EXECUTE_PACE: the reader has a PIN pad for PACE.
-    public var keypad: Bool
+    /// PC/SC part 10 EXECUTE_PACE: the reader has a PIN pad and runs PACE itself.
+    public var hasPINPad: Bool
     public var cardPresent: Bool
     /// Moves whenever a card is inserted or removed, so a swapped card is noticed.
     public var cardEvents: UInt32
 
-    public init(name: String, keypad: Bool = false, cardPresent: Bool, cardEvents: UInt32 = 0) {
+    public init(name: String, hasPINPad: Bool = false, cardPresent: Bool, cardEvents: UInt32 = 0) {
         self.name = name
-        self.keypad = keypad
+        self.hasPINPad = hasPINPad
         self.cardPresent = cardPresent
         self.cardEvents = cardEvents
     }

@@ -157,13 +157,13 @@ public final class ChangePINWorkflow {
         do {
             guard let paceInfo = try EIDCardState.paceInfo(connection) else {
                 connection.disconnect()
-                return .refused(ReaderInfo(name: reader.name, keypad: reader.keypad, card: .unknown))
+                return .refused(ReaderInfo(name: reader.name, keypad: false, card: .unknown))
             }
             let sw = try connection.transmit(
                 PACECommand.setAuthenticationTemplate(protocol: paceInfo.protocol, passwordType: .pin)
             ).statusWord
             let presence = EIDCardState.presence(forMSEStatus: sw)
-            let info = ReaderInfo(name: reader.name, keypad: reader.keypad, card: presence)
+            let info = ReaderInfo(name: reader.name, keypad: false, card: presence)
             guard let card = presence.eIDCard, !card.deactivated else {
                 connection.disconnect()
                 return .refused(info)

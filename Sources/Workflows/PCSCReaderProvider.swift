@@ -20,7 +20,7 @@ public final class PCSCReaderProvider: CardReaderProvider {
             let f = features[state.name] ?? context.features(of: state.name)
             features[state.name] = f
             return ReaderSnapshot(
-                name: state.name, keypad: f.hasPACEKeypad, cardPresent: state.isCardPresent,
+                name: state.name, hasPINPad: f.hasPACEKeypad, cardPresent: state.isCardPresent,
                 cardEvents: state.eventCounter)
         }
     }

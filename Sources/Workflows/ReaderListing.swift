@@ -16,9 +16,14 @@ public struct ReaderListing {
 
     /// A reader as listed, and whether its card could not be read because another program
     /// holds it (the SDK shows such a card as unknown, `{}`; a person is told why).
+    ///
+    /// `info.keypad` is the SDK's: whether eid takes the PIN from the reader's keypad (a client
+    /// then sends SET_PIN without a value). eid does not drive PIN pads yet, so it is false;
+    /// `hasPINPad` says whether the reader has one (PC/SC part 10 EXECUTE_PACE).
     public struct Entry: Equatable, Sendable {
         public var info: ReaderInfo
         public var cardInUse: Bool
+        public var hasPINPad: Bool
     }
 
     /// `list()` with the reason an unknown card is unknown.
@@ -33,8 +38,8 @@ public struct ReaderListing {
         var inUse = false
         var card = CardPresence.none
         if reader.cardPresent { (card, inUse) = readCard(in: reader.name) }
-        return Entry(info: ReaderInfo(name: reader.name, attached: true, keypad: reader.keypad, card: card),
-                     cardInUse: inUse)
+        return Entry(info: ReaderInfo(name: reader.name, attached: true, keypad: false, card: card),
+                     cardInUse: inUse, hasPINPad: reader.hasPINPad)
     }
 
     func readCard(in reader: String) -> (CardPresence, inUse: Bool) {

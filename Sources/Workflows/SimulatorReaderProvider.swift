@@ -10,7 +10,7 @@ public final class SimulatorReaderProvider: CardReaderProvider {
     public init(card: SimulatedEIDCard = SimulatedEIDCard()) { self.card = card }
 
     public func readers() throws -> [ReaderSnapshot] {
-        [ReaderSnapshot(name: SimulatedCardChannel.readerName, keypad: false, cardPresent: true)]
+        [ReaderSnapshot(name: SimulatedCardChannel.readerName, cardPresent: true)]
     }
 
     public func connect(reader: String, exclusive: Bool) throws -> CardConnection {
