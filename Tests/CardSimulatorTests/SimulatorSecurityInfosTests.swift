@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import Testing
 @testable import CardSimulator
 
@@ -17,26 +18,15 @@ import Testing
     }
 
     @Test func decodedInfosMatchTheBrief() throws {
-        let infos = try TLV.parse(SimulatorSecurityInfos.cardAccess).children()
-        let decoded = try infos.map { info -> (oid: [UInt8], ints: [[UInt8]]) in
-            let parts = try info.children()
-            #expect(info.tag == 0x30 && parts[0].tag == 0x06)
-            return (parts[0].value, parts.dropFirst().filter { $0.tag == 0x02 }.map(\.value))
-        }
-        let pace = try #require(decoded.first { $0.oid == DER.objectIdentifierContent("0.4.0.127.0.7.2.2.4.2.2") })
-        #expect(pace.ints == [[2], [13]])
-        let ca = try #require(decoded.first { $0.oid == DER.objectIdentifierContent("0.4.0.127.0.7.2.2.3.2.2") })
-        #expect(ca.ints == [[2], [65]])
-        let ta = try #require(decoded.first { $0.oid == DER.objectIdentifierContent("0.4.0.127.0.7.2.2.2") })
-        #expect(ta.ints == [[2]])
-    }
-
-    @Test func derEncodings() {
-        #expect(DER.objectIdentifierContent("0.4.0.127.0.7.2.2.4.2.2").hexString == "04007f00070202040202")
-        #expect(DER.objectIdentifierContent("1.2.840.113549.1.7.2").hexString == "2a864886f70d010702")
-        #expect(DER.integer(0).bytes.hexString == "020100")
-        #expect(DER.integer(200).bytes.hexString == "020200c8")
-        #expect(DER.setOf([TLV(tag: 0x30, value: [2]), TLV(tag: 0x30, value: [1])]).bytes.hexString == "3106300101300102")
+        let infos = try SecurityInfos(efCardAccess: SimulatorSecurityInfos.cardAccess)
+        let pace = try #require(infos.paceInfos.first)
+        #expect(pace.protocol.dotted == "0.4.0.127.0.7.2.2.4.2.2")
+        #expect(pace.version == 2 && pace.parameterID == 13)
+        let ca = try #require(infos.chipAuthenticationInfos.first)
+        #expect(ca.protocol.dotted == "0.4.0.127.0.7.2.2.3.2.2")
+        #expect(ca.version == 2 && ca.keyID == 65)
+        #expect(infos.terminalAuthenticationInfo?.version == 2)
+        #expect(SimulatorSecurityInfos.supportedPACEProtocols == [[UInt8](hex: "04007f00070202040202")!])
     }
 
     @Test func cardSecurityPlaceholderIsDER() throws {
