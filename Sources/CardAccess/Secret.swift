@@ -42,7 +42,17 @@ public final class Secret {
         return (0..<length).allSatisfy { storage[$0] >= 0x30 && storage[$0] <= 0x39 }
     }
 
-    /// Lends the bytes to `body`. Do not let them escape.
+    /// A copy of the bytes in storage of its own, for a caller that zeroes it after use
+    /// (`Secret.zero`). Unlike an array lent by `withBytes`, it shares no buffer with anything.
+    public func copyBytes() -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            for i in 0..<length { buffer[i] = storage[i] }
+            count = length
+        }
+    }
+
+    /// Lends the bytes to `body`. Do not let them escape: the lent array is zeroed afterwards,
+    /// but a copy that escaped shares its buffer and would keep the digits.
     public func withBytes<R>(_ body: ([UInt8]) throws -> R) rethrows -> R {
         var copy = Array(UnsafeBufferPointer(rebasing: storage[0..<length]))
         defer { Secret.zero(&copy) }
@@ -70,3 +80,7 @@ public final class Secret {
         }
     }
 }
+
+/// A secret is handed from the thread that reads it to the thread that uses it, once; it is
+/// not shared for concurrent use.
+extension Secret: @unchecked Sendable {}

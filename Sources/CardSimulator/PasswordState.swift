@@ -19,7 +19,7 @@ import CardAccess
 /// - PUK: a wrong PUK changes nothing (6300). Each unblock (RESET RETRY COUNTER after PACE with
 ///   the PUK) uses one of `pukUsesLeft` (10 on a new card). At 0 the PUK is inoperative:
 ///   PACE with the PUK and the unblock answer 6983.
-public struct PasswordState: Equatable, Sendable {
+public struct PasswordState: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
     /// The password references of MSE:Set AT (data object 83) and PACE.
     public enum Reference: UInt8, Sendable, CaseIterable, CustomStringConvertible {
         case mrz = 1
@@ -156,4 +156,14 @@ public struct PasswordState: Equatable, Sendable {
         }
         return diff == 0
     }
+}
+
+extension PasswordState {
+    /// The counters only: the card's PIN, CAN and PUK never reach a log or a test's output.
+    public var description: String {
+        "PasswordState(pinRetryCounter: \(pinRetryCounter), transportPIN: \(transportPIN), "
+            + "deactivated: \(deactivated), pukUsesLeft: \(pukUsesLeft))"
+    }
+
+    public var customMirror: Mirror { Mirror(self, children: ["description": description]) }
 }

@@ -87,11 +87,15 @@ public final class PACE {
         // Step 1: encrypted nonce.
         let r1 = try exchange(step: 1, DynamicAuthenticationData())
         guard let z = r1[Tag.encryptedNonce] else { throw PACEError.malformedResponse(step: 1) }
-        let passwordKey = try steps.passwordKey(password)
-        let nonce: [UInt8]
+        // K_π and the nonce s would let anyone who reads this memory test PINs offline.
+        var passwordKey = try steps.passwordKey(password)
+        defer { Secret.zero(&passwordKey) }
+        var nonce: [UInt8]
         do { nonce = try steps.decryptNonce(z, passwordKey: passwordKey) } catch {
             throw PACEError.malformedResponse(step: 1)
         }
+        defer { Secret.zero(&nonce) }
+        guard nonce.count == 16 else { throw PACEError.malformedResponse(step: 1) }
 
         // Step 2: generic mapping.
         let mappingKey = try steps.mappingKeyPair(try keySource.privateKey(for: .mapping, group: group))

@@ -1,3 +1,4 @@
+import CardAccess
 import EIDCrypto
 
 /// The password types of PACE and their key references in MSE:Set AT
@@ -12,9 +13,18 @@ public enum PACEPasswordType: UInt8, Sendable, CaseIterable {
 /// A PACE password π. Its text never appears in descriptions or reflection.
 public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let type: PACEPasswordType
-    private let secret: [UInt8]
+    /// The characters, in a buffer that is zeroed when the `Secret` is wiped or released.
+    private let secret: Secret
 
-    private init(type: PACEPasswordType, secret: [UInt8]) {
+    private init(type: PACEPasswordType, secret bytes: [UInt8]) {
+        var copy = bytes
+        self.type = type
+        self.secret = Secret(consuming: &copy)
+    }
+
+    /// A PIN, CAN or PUK held by the caller's `Secret`: no copy is made, and wiping the secret
+    /// wipes the password.
+    public init(type: PACEPasswordType, secret: Secret) {
         self.type = type
         self.secret = secret
     }
@@ -65,13 +75,19 @@ public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugString
 
     /// The shared secret the password key is derived from (TR-03110-3, A.2.3 / ICAO 9303-11,
     /// 9.7.3): SHA-1 of the MRZ information, otherwise the password's characters.
+    /// The caller zeroes the result after use.
     public func sharedSecret() throws -> [UInt8] {
-        type == .mrz ? try Digest.sha1.hash(secret) : secret
+        var characters = secret.copyBytes()
+        guard type == .mrz else { return characters }
+        defer { Secret.zero(&characters) }
+        return try Digest.sha1.hash(characters)
     }
 
-    /// K_π = KDF(π, 3) for a cipher with `keyLength`-byte keys.
+    /// K_π = KDF(π, 3) for a cipher with `keyLength`-byte keys. The caller zeroes the result.
     public func key(keyLength: Int) throws -> [UInt8] {
-        try KDF.derive(secret: try sharedSecret(), counter: .password, keyLength: keyLength)
+        var shared = try sharedSecret()
+        defer { Secret.zero(&shared) }
+        return try KDF.derive(secret: shared, counter: .password, keyLength: keyLength)
     }
 
     public var description: String { "PACEPassword(\(type), redacted)" }

@@ -21,12 +21,19 @@ public final class PCSCContext {
 
     /// The names of the connected readers; empty when there are none.
     public func readerNames() throws -> [String] {
-        var length: DWORD = 0
-        var rv = SCardListReaders(handle, nil, nil, &length)
-        if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
-        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders") }
-        var buffer = [CChar](repeating: 0, count: Int(length))
-        rv = SCardListReaders(handle, nil, &buffer, &length)
+        var buffer: [CChar] = []
+        var rv: LONG = 0
+        // A reader plugged in between asking the size and reading the list makes the buffer too
+        // small (SCARD_E_INSUFFICIENT_BUFFER, 80100008): ask again.
+        for _ in 0..<3 {
+            var length: DWORD = 0
+            rv = SCardListReaders(handle, nil, nil, &length)
+            if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
+            guard rv == SCARD_S_SUCCESS else { break }
+            buffer = [CChar](repeating: 0, count: Int(length))
+            rv = SCardListReaders(handle, nil, &buffer, &length)
+            if UInt32(truncatingIfNeeded: rv) != 0x8010_0008 { break }
+        }
         if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
         guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders") }
         // A multi-string: names separated by NUL, ended by an empty name.

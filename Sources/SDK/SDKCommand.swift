@@ -74,8 +74,12 @@ public enum SDKCommand {
     }
 
     private static func describe(_ error: Error) -> String {
+        // The parser's own text may quote the line, and the line may hold a PIN: say where,
+        // never what.
         let ns = error as NSError
-        if let detail = ns.userInfo["NSDebugDescription"] as? String, !detail.isEmpty { return detail }
+        if let offset = ns.userInfo["NSJSONSerializationErrorIndex"] as? Int {
+            return "the line is not valid JSON (offset: \(offset))"
+        }
         return "the line is not valid JSON"
     }
 }

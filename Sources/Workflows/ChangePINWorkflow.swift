@@ -13,6 +13,8 @@ import SDK
 /// - ENTER_NEW_PIN (6 digits), then RESET RETRY COUNTER with the new PIN inside PACE;
 /// - a card whose eID function is deactivated is shown (READER, `deactivated: true`) and the
 ///   workflow waits for another card;
+/// - a PUK that can no longer unblock the PIN is shown as the SDK describes it (ENTER_PUK with
+///   `inoperative: true`), and the workflow ends: nothing more can be done with the card;
 /// - CHANGE_PIN with `success` ends it.
 ///
 /// Every secret is checked before it reaches the card and wiped as soon as it is used.
@@ -205,7 +207,7 @@ public final class ChangePINWorkflow {
                     case .wrongPassword(let sw) where sw == .authenticationMethodBlocked:
                         // The PUK has unblocked the PIN ten times: the card refuses it now.
                         show(0, inoperative: true)
-                        peer.send(.reader(reader))
+                        peer.send(.enterPUK(reader: reader))
                         return .pukInoperative
                     case .wrongPassword:
                         continue
@@ -217,7 +219,7 @@ public final class ChangePINWorkflow {
                         }
                         if sw == .authenticationMethodBlocked || sw == .referenceDataNotUsable {
                             show(0, inoperative: true)
-                            peer.send(.reader(reader))
+                            peer.send(.enterPUK(reader: reader))
                             return .pukInoperative
                         }
                         throw CardError.statusWord(sw)
@@ -238,7 +240,8 @@ public final class ChangePINWorkflow {
                 case .established:
                     show(3)
                 case .wrongPassword(let sw):
-                    show(try Self.attemptsLeft(after: sw))
+                    // 63Cx says the attempts left; any other refusal: ask the card.
+                    show(try Self.attemptsLeft(after: sw, askCard: card.pinRetryCounter))
                     canEstablished = false
                     continue
                 }
@@ -282,13 +285,16 @@ public final class ChangePINWorkflow {
     }
 
     /// The PIN attempts left after the card refused PACE with the PIN with `sw`: 63Cx says x;
-    /// 6983 means blocked; 6982 or 6985 mean suspended (the CAN is needed first).
-    static func attemptsLeft(after sw: StatusWord) throws -> Int {
+    /// 6983 means blocked; 6982 or 6985 mean suspended (the CAN is needed first); for any other
+    /// refusal (a plain 6300, say) the card is asked with MSE:Set AT, as AusweisApp does.
+    static func attemptsLeft(after sw: StatusWord, askCard: () throws -> Int?) throws -> Int {
         if let n = sw.retryCounter { return n }
         switch sw {
         case .authenticationMethodBlocked: return 0
         case .securityStatusNotSatisfied, .conditionsOfUseNotSatisfied: return 1
-        default: throw CardError.statusWord(sw)
+        default:
+            guard let n = try askCard() else { throw CardError.statusWord(sw) }
+            return n
         }
     }
 

@@ -16,7 +16,7 @@ public final class EIDCardSession: PINManagementCard {
     }
 
     public func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
-        let pacePassword = secret.withBytes { PACEPassword(type: password, digits: $0) }
+        let pacePassword = PACEPassword(type: password, secret: secret)
         // PACE with the PIN after the CAN runs inside the CAN's secure messaging.
         let over: CardChannel = secure.flatMap { $0.isClosed ? nil : $0 } ?? channel
         do {
@@ -49,6 +49,15 @@ public final class EIDCardSession: PINManagementCard {
             || sw == .securityStatusNotSatisfied || sw == .conditionsOfUseNotSatisfied
     }
 
+    public func pinRetryCounter() throws -> Int? {
+        // A plain command: the card's secure messaging (if any) ends here, as after any failed PACE.
+        secure?.close()
+        secure = nil
+        let sw = try channel.transmit(
+            PACECommand.setAuthenticationTemplate(protocol: paceInfo.protocol, passwordType: .pin)).statusWord
+        return EIDCardState.presence(forMSEStatus: sw).eIDCard.map(\.retryCounter).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     public func changePIN(to newPIN: Secret) throws -> StatusWord {
         try newPIN.withBytes { digits in
             try resetRetryCounter(CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: digits))
@@ -72,6 +81,7 @@ public final class EIDCardSession: PINManagementCard {
     /// failure that names it.
     static func cardError(_ error: SecureMessagingError) -> CardError {
         if case .transport(let cardError) = error { return cardError }
+        if case .responseNotProtected(let sw) = error { return .statusWord(sw) }
         return .transportFailed("secure messaging failed: \(error)")
     }
 }

@@ -6,6 +6,8 @@ public protocol PINManagementCard: AnyObject {
     /// Runs PACE with `password`. A wrong password is not an error but `.wrongPassword` with
     /// the card's status word (63Cx carries the attempts left).
     func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome
+    /// The PIN attempts left as MSE:Set AT tells them (nil when the card does not say).
+    func pinRetryCounter() throws -> Int?
     /// RESET RETRY COUNTER, P1 02 (change) P2 03 (PIN), the new PIN as data, inside the PACE
     /// channel established with the PIN or transport PIN. Returns the card's status word.
     func changePIN(to newPIN: Secret) throws -> StatusWord

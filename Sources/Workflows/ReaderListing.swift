@@ -44,7 +44,9 @@ public struct ReaderListing {
 
     func readCard(in reader: String) -> (CardPresence, inUse: Bool) {
         do {
-            let connection = try provider.connect(reader: reader, exclusive: false)
+            // Exclusive for its two commands: a plain command into another program's card
+            // session would end that session's secure messaging.
+            let connection = try provider.connect(reader: reader, exclusive: true)
             defer { connection.disconnect() }
             return (try EIDCardState.read(connection), false)
         } catch CardError.cardRemoved {

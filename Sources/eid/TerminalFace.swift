@@ -58,6 +58,11 @@ final class TerminalFace {
                 if asked.contains(.can) { return "Wrong CAN. Try again." }
                 return "The PIN is suspended after two wrong attempts. Enter the CAN to unlock the last attempt."
             case .puk:
+                if reader.card.eIDCard?.inoperative == true {
+                    pending = nil
+                    return "The PUK of this card has been used ten times and can no longer unblock the PIN. "
+                        + "Ask the citizen office for a new PIN letter."
+                }
                 if asked.contains(.puk) { return "Wrong PUK. Try again." }
                 return "The PIN is blocked after three wrong attempts. Enter the PUK to unblock it."
             case .newPIN:
@@ -74,8 +79,11 @@ final class TerminalFace {
         switch kind {
         case .newPIN:
             while true {
-                guard case .secret(let first) = terminal.readSecret(prompt: "New PIN: ", timeout: timeout) else {
-                    return .endOfInput
+                let first: Secret
+                switch terminal.readSecret(prompt: "New PIN: ", timeout: timeout) {
+                case .secret(let s): first = s
+                case .endOfInput: return .endOfInput
+                case .timedOut: return .timedOut
                 }
                 // A new PIN that is not 6 digits is refused by the workflow; no need to repeat it.
                 guard PasswordRules.check(first, as: .newPIN) == nil else {

@@ -107,8 +107,8 @@ extension ThroughPCSCD {
             defer { card.stop() }
             let result = try changePIN(reader, [Self.set("SET_PUK", "9876543210"), Self.set("SET_PIN", "123456")])
             #expect(result.status == 2)
-            let readers = try result.stdoutLines.map(jsonObject).filter { $0["msg"] as? String == "READER" }
-            #expect(readers.last.flatMap { cardObject(of: $0)?["inoperative"] as? Bool } == true)
+            let puks = try result.stdoutLines.map(jsonObject).filter { $0["msg"] as? String == "ENTER_PUK" }
+            #expect(puks.last.flatMap { cardObject(of: $0)?["inoperative"] as? Bool } == true)
             #expect(messageNames(result.stdoutLines).filter { $0 == "ENTER_PIN" }.isEmpty)
             #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
             #expect(result.stderr.contains("PUK"))

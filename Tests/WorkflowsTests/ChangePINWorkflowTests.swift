@@ -89,8 +89,8 @@ import Testing
         card.pukUses = 0
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: card)
         #expect(outcome == .pukInoperative)
-        let readers = peer.messages.compactMap { m -> ReaderInfo? in if case .reader(let r) = m { return r } else { return nil } }
-        #expect(readers.last?.card.eIDCard?.inoperative == true)
+        let puks = peer.messages.compactMap { m -> ReaderInfo? in if case .enterPUK(nil, let r) = m { return r } else { return nil } }
+        #expect(puks.last?.card.eIDCard?.inoperative == true, "ENTER_PUK with inoperative true, as the SDK describes")
         #expect(peer.messages.last == .changePIN(success: false))
         #expect(card.operations == ["PACE puk", "unblock"])
     }
@@ -103,14 +103,17 @@ import Testing
         }
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: RefusingPUKCard())
         #expect(outcome == .pukInoperative)
-        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 1)
+        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 2, "asked once, then shown inoperative")
     }
 
     @Test func blockedOrSuspendedStatusWordsGiveTheCounter() throws {
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2)) == 2)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked) == 0)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied) == 1)
-        #expect(throws: CardError.self) { try ChangePINWorkflow.attemptsLeft(after: .wrongData) }
+        let unasked: () throws -> Int? = { Issue.record("the card was asked"); return nil }
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2), askCard: unasked) == 2)
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked, askCard: unasked) == 0)
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied, askCard: unasked) == 1)
+        // A plain 6300: the card is asked for its counter.
+        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationFailed, askCard: { 2 }) == 2)
+        #expect(throws: CardError.self) { try ChangePINWorkflow.attemptsLeft(after: .wrongData, askCard: { nil }) }
     }
 
     @Test(arguments: ["12a456", "1234", "1234567", "", "12345 "])

@@ -92,6 +92,8 @@ class FakePINCard: PINManagementCard {
         return .established
     }
 
+    func pinRetryCounter() throws -> Int? { counter }
+
     func changePIN(to newPIN: Secret) throws -> StatusWord {
         operations.append("change")
         guard established == .pin else { return .securityStatusNotSatisfied }
