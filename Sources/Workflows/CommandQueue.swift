@@ -5,7 +5,8 @@ import SDK
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
 /// commands on another (`next`). Commands are kept in order, so a script may pipe all its
 /// answers ahead; lines that are not commands are answered at once (INVALID,
-/// UNKNOWN_COMMAND), and so is CANCEL, which also jumps the queue.
+/// UNKNOWN_COMMAND), and so are CANCEL, which also jumps the queue, GET_INFO, and the
+/// questions `answer` knows (GET_READER, GET_READER_LIST), which the SDK allows in any state.
 public final class CommandQueue: @unchecked Sendable {
     private let condition = NSCondition()
     private var queue: [SDKCommand] = []
@@ -13,12 +14,17 @@ public final class CommandQueue: @unchecked Sendable {
     private var cancelled = false
     private let reply: (SDKMessage) -> Void
     private let onCancel: () -> Void
+    private let answer: (SDKCommand) -> SDKMessage?
 
     /// `reply` sends an immediate answer; `onCancel` is called once when CANCEL arrives (to end
-    /// a wait for a card at once).
-    public init(reply: @escaping (SDKMessage) -> Void, onCancel: @escaping () -> Void = {}) {
+    /// a wait for a card at once); `answer` answers a command at once when it can (nil: the
+    /// command goes to the queue).
+    public init(reply: @escaping (SDKMessage) -> Void, onCancel: @escaping () -> Void = {},
+                answer: @escaping (SDKCommand) -> SDKMessage? = { _ in nil })
+    {
         self.reply = reply
         self.onCancel = onCancel
+        self.answer = answer
     }
 
     /// Takes one line of input. The caller may wipe `line` afterwards.
@@ -37,6 +43,10 @@ public final class CommandQueue: @unchecked Sendable {
         case .command(.getInfo):
             reply(.info(VersionInfo(implementationVersion: WorkflowVersion.current)))
         case .command(let command):
+            if let message = answer(command) {
+                reply(message)
+                return
+            }
             condition.lock()
             queue.append(command)
             condition.broadcast()

@@ -40,9 +40,12 @@ struct ChangePIN: ParsableCommand {
         let peer: FacePeer
         var stdinReader: StandardInputReader?
         if options.json && !stdinIsTerminal {
-            let queue = CommandQueue(reply: { Console.shared.json($0) }, onCancel: { provider.cancelWait() })
+            let board = ReaderBoard()
+            let queue = CommandQueue(
+                reply: { Console.shared.json($0) }, onCancel: { provider.cancelWait() }, answer: board.answer)
             stdinReader = StandardInputReader(queue: queue)
             peer = FacePeer(output: .json, input: .commands(queue))
+            peer.observe = board.note
         } else {
             guard let terminal = TerminalInput() else {
                 Console.shared.err("eid: no terminal to ask for the PIN on; use --json and send SET_PIN commands on standard input")

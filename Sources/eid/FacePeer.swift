@@ -18,8 +18,8 @@ final class FacePeer: SDKPeer {
 
     let output: Output
     let input: Input
-    /// Set when SIGINT or SIGTERM arrives.
-    var interrupted: () -> Bool = { false }
+    /// Sees every message before it goes out.
+    var observe: (SDKMessage) -> Void = { _ in }
 
     init(output: Output, input: Input) {
         self.output = output
@@ -27,6 +27,7 @@ final class FacePeer: SDKPeer {
     }
 
     func send(_ message: SDKMessage) {
+        observe(message)
         // The terminal input learns which secret to ask for from the ENTER_* messages.
         if case .terminal(let face) = input, case .json = output { _ = face.render(message) }
         switch output {
@@ -45,7 +46,6 @@ final class FacePeer: SDKPeer {
     }
 
     var isCancelled: Bool {
-        if interrupted() { return true }
         if case .commands(let queue) = input { return queue.isCancelled }
         return false
     }

@@ -262,6 +262,31 @@ extension ThroughPCSCD {
         }
     }
 
+    @Test func readerQuestionsAreAnsweredWhileTheWorkflowRuns() throws {
+        try E2E.pool.withReader { reader, port in
+            let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin-retries", "2"])
+            defer { card.stop() }
+            let run = try InteractiveRun(["change-pin", "--json", "--reader", reader, "--timeout", "10"])
+            try run.expect("ENTER_PIN")
+            run.send(#"{"cmd":"GET_READER_LIST"}"#)
+            let list = try run.expect("READER_LIST")
+            let mine = (list["reader"] as? [[String: Any]])?.first { $0["name"] as? String == reader }
+            #expect((mine?["card"] as? [String: Any])?["retryCounter"] as? Int == 2, "the workflow's own view of its card")
+            run.send(#"{"cmd":"GET_READER","name":"\#(reader)"}"#)
+            let one = try run.expect("READER")
+            #expect(one["name"] as? String == reader)
+            run.send(#"{"cmd":"GET_READER","name":"No such reader"}"#)
+            let none = try run.expect("READER")
+            #expect(none["attached"] as? Bool == false)
+            run.send(Self.set("SET_PIN", "123456"))
+            try run.expect("ENTER_NEW_PIN")
+            run.send(Self.set("SET_NEW_PIN", "654321"))
+            let (status, lines, _) = run.finish()
+            #expect(status == 0)
+            #expect(!messageNames(lines).contains("BAD_STATE"))
+        }
+    }
+
     @Test func noCardWithinTheTimeout() throws {
         try E2E.pool.withReader { reader, _ in
             let result = try runTool("eid", ["change-pin", "--json", "--reader", reader, "--timeout", "1"], stdin: "")
