@@ -264,6 +264,15 @@ public indirect enum SecurityInfo: Equatable, Sendable {
         }
         if oid == .idPT {
             try count(1...1)
+            // One level only: a PrivilegedTerminalInfo inside another would let a card make
+            // the parser recurse as deep as its data allows.
+            for inner in (try? DER.children(rest[0])) ?? [] {
+                if let first = try? DER.children(inner).first, first.tag == 0x06,
+                    (try? ObjectIdentifier(derValue: first.value)) == .idPT
+                {
+                    throw ASN1Error.invalidSecurityInfo(oid)
+                }
+            }
             return .privilegedTerminal(try SecurityInfos(tlv: rest[0]))
         }
         return .unknown(UnknownSecurityInfo(protocol: oid, der: der))

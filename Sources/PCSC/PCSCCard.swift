@@ -38,8 +38,12 @@ public final class PCSCCard: CardChannel {
             }
         }
         var response = try ResponseAPDU(bytes: Array(out.prefix(Int(length))))
-        // T=0 and some readers answer 61xx: fetch the rest with GET RESPONSE.
+        // T=0 and some readers answer 61xx: fetch the rest with GET RESPONSE (at most as much
+        // as an extended response holds, so a card that always says "more" cannot loop us).
+        var rounds = 0
         while let more = response.statusWord.bytesRemaining {
+            rounds += 1
+            guard rounds <= 256 else { throw CardError.malformedResponse("endless GET RESPONSE (61xx)") }
             let next = try transmit(CommandAPDU(ins: 0xC0, p1: 0, p2: 0, ne: more))
             response = ResponseAPDU(data: response.data + next.data, statusWord: next.statusWord)
         }
@@ -55,10 +59,11 @@ public final class PCSCCard: CardChannel {
         return Array(out.prefix(Int(length)))
     }
 
-    /// Ends the connection and leaves the card as it is (the next program gets it powered).
-    public func disconnect() {
+    /// Ends the connection; leaves the card as it is (the next program gets it powered), or
+    /// resets it so that no security state of this session outlives it.
+    public func disconnect(resetCard: Bool = false) {
         guard connected else { return }
         connected = false
-        SCardDisconnect(handle, DWORD(SCARD_LEAVE_CARD))
+        SCardDisconnect(handle, DWORD(resetCard ? SCARD_RESET_CARD : SCARD_LEAVE_CARD))
     }
 }

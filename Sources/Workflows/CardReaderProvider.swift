@@ -2,8 +2,14 @@ import CardAccess
 
 /// A connection to a card that the workflows hold for the length of one card session.
 public protocol CardConnection: CardChannel {
-    /// Ends the card session (the card stays powered for the next program).
-    func disconnect()
+    /// Ends the card session. With `resetCard` the card is reset, so that no security state
+    /// of a PACE session (an open secure messaging, a verified PIN) outlives it; otherwise it
+    /// stays powered as it is for the next program.
+    func disconnect(resetCard: Bool)
+}
+
+extension CardConnection {
+    public func disconnect() { disconnect(resetCard: false) }
 }
 
 /// One reader as a provider sees it at one moment.

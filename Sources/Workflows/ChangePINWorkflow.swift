@@ -80,7 +80,8 @@ public final class ChangePINWorkflow {
         case .found(let card): found = card
         case .ended(let outcome): return outcome
         }
-        defer { found.connection.disconnect() }
+        // The PACE session must not outlive the workflow: reset the card at the end.
+        defer { found.connection.disconnect(resetCard: true) }
         do {
             return try dialogue(with: found)
         } catch let error as CardError {

@@ -26,8 +26,10 @@ public final class SimulatorReaderProvider: CardReaderProvider {
     public func cancelWait() {}
 }
 
-/// A card session with the simulator needs no teardown: the card keeps its session, as a card
-/// left in a PC/SC reader does.
+/// A card session with the simulator: the card keeps its session, as a card left in a PC/SC
+/// reader does, unless it is reset.
 extension SimulatedCardChannel: CardConnection {
-    public func disconnect() {}
+    public func disconnect(resetCard: Bool) {
+        if resetCard { card.reset() }
+    }
 }

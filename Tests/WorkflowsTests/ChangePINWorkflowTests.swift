@@ -7,10 +7,10 @@ import Testing
 
 @Suite struct ChangePINWorkflowTests {
     func run(_ lines: [String], counter: Int = 3, card: FakePINCard = FakePINCard(), mse: StatusWord? = nil,
-             timeout: Double = 5) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard)
+             timeout: Double = 5, channel given: FakeCardChannel? = nil) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard)
     {
         card.counter = counter
-        let channel = FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
+        let channel = given ?? FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
         let peer = ScriptedPeer(lines)
         let workflow = ChangePINWorkflow(
             provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
@@ -22,7 +22,9 @@ import Testing
     static let newPIN = #"{"cmd":"SET_NEW_PIN","value":"654321"}"#
 
     @Test func happyPath() {
-        let (outcome, peer, card) = run([Self.pin, Self.newPIN])
+        let channel = FakeCardChannel(mseStatus: .success)
+        let (outcome, peer, card) = run([Self.pin, Self.newPIN], channel: channel)
+        #expect(channel.resets == 1, "the card is reset at the end: no PACE state outlives the workflow")
         #expect(outcome == .changed)
         #expect(peer.names == ["CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
         #expect(peer.messages.last == .changePIN(success: true))

@@ -54,7 +54,8 @@ final class FakeCardChannel: CardConnection {
         default: return ResponseAPDU(statusWord: .instructionNotSupported)
         }
     }
-    func disconnect() {}
+    var resets = 0
+    func disconnect(resetCard: Bool) { if resetCard { resets += 1 } }
 }
 
 /// The eID card's password rules, for testing the workflow's decisions.
