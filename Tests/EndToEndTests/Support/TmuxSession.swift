@@ -15,11 +15,18 @@ final class TmuxSession {
         {
             args += ["-e", "\(k)=\(v)"]
         }
-        args.append("\(command); echo EXIT=$?; echo TTY=$(stty -a | grep -o -- ' -*echo ' | head -1 | tr -d ' '); sleep 120")
+        args.append("\(command); echo EXIT=$?; echo TTY=$(stty -a | grep -o -- ' -*echo ' | head -1 | tr -d ' '); sleep 60")
         try tmux(args)
+        serverPID = Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
-    deinit { try? tmux(["kill-server"]) }
+    /// The tmux server this session started, ended by PID should kill-server leave it running.
+    private var serverPID: Int32 = 0
+
+    deinit {
+        _ = try? tmux(["kill-server"])
+        if serverPID > 0 { kill(serverPID, SIGKILL) }
+    }
 
     func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-S", "-500"])
