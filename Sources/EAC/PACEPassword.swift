@@ -29,11 +29,6 @@ public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugString
         self.secret = secret
     }
 
-    /// A PIN, CAN or PUK from its digits as bytes (for a caller that holds them in a wipeable
-    /// buffer rather than a string).
-    public init(type: PACEPasswordType, digits: [UInt8]) {
-        self.init(type: type, secret: digits)
-    }
 
     /// The card access number (6 digits on the card's front).
     public static func can(_ digits: String) -> PACEPassword { PACEPassword(type: .can, secret: Array(digits.utf8)) }

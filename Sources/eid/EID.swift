@@ -1,8 +1,9 @@
 import ArgumentParser
+import Workflows
 
 @main
 struct EID: ParsableCommand {
-    static let version = "0.1.0"
+    static let version = WorkflowVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "eid",

@@ -25,6 +25,13 @@ enum OpenPACE {
         return copy(buffer)
     }
 
+    /// KSenc and KSmac of a PACE context, nil before they are derived (step 3C).
+    static func sessionKeys(_ ctx: UnsafeMutablePointer<EAC_CTX>) -> (encryption: [UInt8], mac: [UInt8])? {
+        guard let enc = copy(eid_pace_k_enc(ctx)), let mac = copy(eid_pace_k_mac(ctx)), !enc.isEmpty, !mac.isEmpty
+        else { return nil }
+        return (enc, mac)
+    }
+
     /// Copies a BUF_MEM that stays owned by OpenPACE.
     static func copy(_ buffer: UnsafePointer<BUF_MEM>?) -> [UInt8]? {
         guard let buffer else { return nil }

@@ -95,12 +95,7 @@ final class OpenPACECard: CardChannel {
     }
 
     /// KSenc and KSmac as OpenPACE derived them (PACE step 3C), nil before.
-    var sessionKeys: (encryption: [UInt8], mac: [UInt8])? {
-        guard let enc = OpenPACE.copy(eid_pace_k_enc(ctx)), let mac = OpenPACE.copy(eid_pace_k_mac(ctx)),
-            !enc.isEmpty, !mac.isEmpty
-        else { return nil }
-        return (enc, mac)
-    }
+    var sessionKeys: (encryption: [UInt8], mac: [UInt8])? { OpenPACE.sessionKeys(ctx) }
 
     /// OpenPACE's send sequence counter (16 bytes), nil if it cannot be read.
     var ssc: [UInt8]? {

@@ -57,12 +57,7 @@ final class OpenPACETerminal {
     }
 
     /// KSenc and KSmac as OpenPACE derived them, nil before step 3.
-    var sessionKeys: (encryption: [UInt8], mac: [UInt8])? {
-        guard let enc = OpenPACE.copy(eid_pace_k_enc(ctx)), let mac = OpenPACE.copy(eid_pace_k_mac(ctx)),
-            !enc.isEmpty, !mac.isEmpty
-        else { return nil }
-        return (enc, mac)
-    }
+    var sessionKeys: (encryption: [UInt8], mac: [UInt8])? { OpenPACE.sessionKeys(ctx) }
 
     /// MSE:Set AT and General Authenticate 1-4; afterwards `transmitProtected` works. Returns
     /// MSE:Set AT's status word.
