@@ -8,8 +8,11 @@ import EIDCrypto
 /// - SSC: 16 bytes, incremented before each command and before each response (F.3).
 /// - Encryption: AES-CBC with IV = AES-ECB(KSenc, SSC) over the ISO/IEC 9797-1 method 2 padded
 ///   data, carried in DO'87 with padding indicator 01.
-/// - MAC: AES-CMAC(KSmac, SSC || pad(header || DOs))[:8] in DO'8E; DO'97 carries Le, DO'99
-///   the status word.
+/// - MAC: AES-CMAC(KSmac, SSC || M)[:8] in DO'8E, where M for a command is pad(header), followed
+///   by pad(DO'87 || DO'97) only when the command has one of them (a header-only command such as
+///   RESET RETRY COUNTER with P1 03 is MACed over SSC || pad(header), with no second padding
+///   block, as real cards and AusweisApp do), and M for a response is pad(DO'87 || DO'99).
+///   DO'97 carries Le, DO'99 the status word.
 public struct SecureMessagingSession: Sendable {
     public private(set) var keys: SessionKeys
     /// The send sequence counter, 16 bytes.
@@ -35,7 +38,7 @@ public struct SecureMessagingSession: Sendable {
                 ne <= 256 ? [UInt8(ne & 0xFF)] : ne == 65536 ? [0, 0] : [UInt8(ne >> 8), UInt8(ne & 0xFF)]
             dos += TLV(tag: 0x97, value: le).bytes
         }
-        let mac = try self.mac(Padding.pad([cla, command.ins, command.p1, command.p2]) + dos)
+        let mac = try self.mac(Self.commandMACInput(header: [cla, command.ins, command.p1, command.p2], objects: dos))
         let data = dos + TLV(tag: 0x8E, value: mac).bytes
         guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.commandTooLong }
         let extended = command.isExtendedLength || data.count > CommandAPDU.maxShortData
@@ -60,7 +63,7 @@ public struct SecureMessagingSession: Sendable {
                 throw SecureMessagingError.malformedResponse
             }
         }
-        guard ConstantTime.equals(macObject.value, try mac(covered.flatMap(\.bytes))) else {
+        guard ConstantTime.equals(macObject.value, try mac(Padding.pad(covered.flatMap(\.bytes)))) else {
             throw SecureMessagingError.macMismatch
         }
         guard let sw = covered.first(where: { $0.tag == 0x99 })?.value, sw.count == 2 else {
@@ -90,8 +93,9 @@ public struct SecureMessagingSession: Sendable {
                 throw SecureMessagingError.malformedCommand
             }
         }
-        let header = Padding.pad([command.cla, command.ins, command.p1, command.p2])
-        guard ConstantTime.equals(macObject.value, try mac(header + covered.flatMap(\.bytes))) else {
+        let header = [command.cla, command.ins, command.p1, command.p2]
+        let input = Self.commandMACInput(header: header, objects: covered.flatMap(\.bytes))
+        guard ConstantTime.equals(macObject.value, try mac(input)) else {
             throw SecureMessagingError.macMismatch
         }
         var ne: Int?
@@ -118,7 +122,7 @@ public struct SecureMessagingSession: Sendable {
         var dos: [UInt8] = []
         if !response.data.isEmpty { dos += TLV(tag: 0x87, value: [0x01] + (try encrypt(response.data))).bytes }
         dos += TLV(tag: 0x99, value: [response.statusWord.sw1, response.statusWord.sw2]).bytes
-        let mac = try self.mac(dos)
+        let mac = try self.mac(Padding.pad(dos))
         return ResponseAPDU(data: dos + TLV(tag: 0x8E, value: mac).bytes, statusWord: response.statusWord)
     }
 
@@ -153,8 +157,15 @@ public struct SecureMessagingSession: Sendable {
         do { return try Padding.unpad(plain) } catch { throw SecureMessagingError.decryptionFailed }
     }
 
-    /// CMAC(KSmac, SSC || pad(data))[:8].
-    func mac(_ data: [UInt8]) throws -> [UInt8] {
-        Array(try CMAC.aes(key: keys.mac, message: Padding.pad(ssc + data)).prefix(8))
+    /// What a command's MAC covers after the SSC: pad(header), then pad(DO'87 || DO'97) when
+    /// there is either. A header-only command gets no second padding block.
+    static func commandMACInput(header: [UInt8], objects: [UInt8]) -> [UInt8] {
+        let paddedHeader = Padding.pad(header)
+        return objects.isEmpty ? paddedHeader : Padding.pad(paddedHeader + objects)
+    }
+
+    /// CMAC(KSmac, SSC || input)[:8]; `input` is already padded to whole blocks.
+    func mac(_ input: [UInt8]) throws -> [UInt8] {
+        Array(try CMAC.aes(key: keys.mac, message: ssc + input).prefix(8))
     }
 }

@@ -84,6 +84,42 @@ struct SecureMessagingTests {
         #expect(try terminal.unprotect(response) == ResponseAPDU(statusWord: .success))
     }
 
+    /// RESET RETRY COUNTER with P1 03 (unblock with the PUK) has no data and no Le: no DO'87, no
+    /// DO'97. Its MAC covers SSC || pad(header) and nothing more. (An earlier eid padded the
+    /// padded header a second time, and its software card checked the same way; an independent
+    /// nPA emulator answered 6988.) The expected MAC is computed here from the primitives.
+    @Test func headerOnlyCommandIsMACedOverThePaddedHeaderAlone() throws {
+        let keysHex = try Fixture.hexValues("secure_messaging", key: "bsi_worked_example_aes128")
+        let keys = SessionKeys(encryption: try keysHex.bytes("ks_enc"), mac: try keysHex.bytes("ks_mac"))
+        var terminal = SecureMessagingSession(keys: keys)
+        let unblock = CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03)
+        let protected = try terminal.protect(unblock)
+        let ssc = [UInt8](repeating: 0, count: 15) + [1]
+        let header: [UInt8] = [0x0C, 0x2C, 0x03, 0x03, 0x80] + [UInt8](repeating: 0, count: 11)
+        let expected = Array(try CMAC.aes(key: keys.mac, message: ssc + header).prefix(8))
+        #expect(protected.data == [0x8E, 0x08] + expected)
+        #expect(Array(protected.bytes.prefix(5)) == [0x0C, 0x2C, 0x03, 0x03, 0x0A])
+        // The card side accepts exactly that and nothing with the extra padding block.
+        var card = SecureMessagingSession(keys: keys)
+        #expect(try card.unprotect(protected) == unblock)
+        var strict = SecureMessagingSession(keys: keys)
+        let doublePadded = Array(try CMAC.aes(key: keys.mac, message: ssc + Padding.pad(header)).prefix(8))
+        let wrong = CommandAPDU(cla: 0x0C, ins: 0x2C, p1: 0x03, p2: 0x03, data: [0x8E, 0x08] + doublePadded, ne: 256)
+        #expect(throws: SecureMessagingError.macMismatch) { try strict.unprotect(wrong) }
+    }
+
+    /// With a DO'97 (Le only) the padded header and the object are padded again as a whole.
+    @Test func commandWithLeOnlyPadsHeaderAndObjects() throws {
+        let keysHex = try Fixture.hexValues("secure_messaging", key: "bsi_worked_example_aes128")
+        let keys = SessionKeys(encryption: try keysHex.bytes("ks_enc"), mac: try keysHex.bytes("ks_mac"))
+        var terminal = SecureMessagingSession(keys: keys)
+        let protected = try terminal.protect(CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8))
+        let ssc = [UInt8](repeating: 0, count: 15) + [1]
+        let header: [UInt8] = [0x0C, 0x84, 0x00, 0x00, 0x80] + [UInt8](repeating: 0, count: 11)
+        let input = ssc + Padding.pad(header + [0x97, 0x01, 0x08])
+        #expect(protected.data == [0x97, 0x01, 0x08, 0x8E, 0x08] + Array(try CMAC.aes(key: keys.mac, message: input).prefix(8)))
+    }
+
     /// A channel over the first gmrtd exchange whose response is replaced by `response`.
     func firstExchange(answering response: [UInt8]) throws -> (SecureMessaging, CommandAPDU, Error?) {
         let t = try Self.gmrtd()

@@ -23,8 +23,7 @@ struct OpenPACESecureMessaging {
                 ne == 256 ? [0] : ne == 65536 ? [0, 0] : ne < 256 ? [UInt8(ne)] : [UInt8(ne >> 8), UInt8(ne & 0xFF)]
             objects += PeerTLV(tag: 0x97, value: le).encoded
         }
-        let header = try padded([cla, command.ins, command.p1, command.p2])
-        let tag = try mac(header + objects)
+        let tag = try mac(try commandMACInput(header: [cla, command.ins, command.p1, command.p2], objects: objects))
         return CommandAPDU(
             cla: cla, ins: command.ins, p1: command.p1, p2: command.p2,
             data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, ne: 256)
@@ -36,7 +35,7 @@ struct OpenPACESecureMessaging {
         guard let macObject = objects.last, macObject.tag == 0x8E else { throw Failure() }
         let covered = objects.dropLast()
         guard covered.allSatisfy({ [0x87, 0x99].contains($0.tag) }) else { throw Failure() }
-        guard try macMatches(macObject.value, over: covered.flatMap(\.encoded)) else { throw Failure() }
+        guard try macMatches(macObject.value, over: try padded(covered.flatMap(\.encoded))) else { throw Failure() }
         guard let sw = covered.first(where: { $0.tag == 0x99 })?.value, sw.count == 2 else { throw Failure() }
         let data = try covered.first(where: { $0.tag == 0x87 }).map { try decrypt(paddingIndicated: $0.value) } ?? []
         return ResponseAPDU(data: data, statusWord: StatusWord(sw1: sw[0], sw2: sw[1]))
@@ -51,8 +50,9 @@ struct OpenPACESecureMessaging {
         guard let macObject = objects.last, macObject.tag == 0x8E else { throw Failure() }
         let covered = objects.dropLast()
         guard covered.allSatisfy({ [0x87, 0x97].contains($0.tag) }) else { throw Failure() }
-        let header = try padded([command.cla, command.ins, command.p1, command.p2])
-        guard try macMatches(macObject.value, over: header + covered.flatMap(\.encoded)) else { throw Failure() }
+        let input = try commandMACInput(
+            header: [command.cla, command.ins, command.p1, command.p2], objects: covered.flatMap(\.encoded))
+        guard try macMatches(macObject.value, over: input) else { throw Failure() }
         let data = try covered.first(where: { $0.tag == 0x87 }).map { try decrypt(paddingIndicated: $0.value) } ?? []
         var ne: Int?
         if let le = covered.first(where: { $0.tag == 0x97 })?.value {
@@ -74,7 +74,7 @@ struct OpenPACESecureMessaging {
             objects += PeerTLV(tag: 0x87, value: [0x01] + (try encrypt(response.data))).encoded
         }
         objects += PeerTLV(tag: 0x99, value: [response.statusWord.sw1, response.statusWord.sw2]).encoded
-        var tag = try mac(objects)
+        var tag = try mac(try padded(objects))
         if corruptMAC { tag[0] ^= 0x80 }
         return ResponseAPDU(data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, statusWord: response.statusWord)
     }
@@ -92,9 +92,16 @@ struct OpenPACESecureMessaging {
         return out
     }
 
-    /// MAC over SSC || pad(data), by OpenPACE.
-    func mac(_ data: [UInt8]) throws -> [UInt8] {
-        let input = try padded(data)
+    /// What a command's MAC covers after the SSC (AusweisApp's `SecureMessaging::createMac`, as
+    /// real cards check it): the padded header, then everything padded again only when DO'87 or
+    /// DO'97 follows.
+    func commandMACInput(header: [UInt8], objects: [UInt8]) throws -> [UInt8] {
+        let paddedHeader = try padded(header)
+        return objects.isEmpty ? paddedHeader : try padded(paddedHeader + objects)
+    }
+
+    /// MAC over SSC || input (already padded), by OpenPACE.
+    func mac(_ input: [UInt8]) throws -> [UInt8] {
         guard let out = try OpenPACE.withBuffer(input, { OpenPACE.take(EAC_authenticate(ctx, $0)) }) else {
             throw Failure()
         }
