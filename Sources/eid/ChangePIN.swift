@@ -65,7 +65,7 @@ struct ChangePIN: ParsableCommand {
             openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = workflow.runStarting { stdinReader?.start() }
-        if interruptHandler?.isStopped == true {
+        if outcome != .changed && interruptHandler?.isStopped == true {
             // The workflow has cancelled, wiped its secrets and reset the card.
             if !options.json { Console.shared.err("eid: cancelled; the PIN was not changed") }
             throw ExitStatus.exit(ExitStatus.interrupted)
@@ -112,7 +112,8 @@ private func installInterruptHandler(terminal: TerminalInput?, queue: CommandQue
         queue?.cancel()
         provider.cancelWait()
         DispatchQueue.global().asyncAfter(deadline: .now() + interruptGrace) {
-            Console.shared.err("eid: cancelled; the PIN was not changed")
+            // A command may still be with the card: say only what is known.
+            Console.shared.err("eid: interrupted while the card was busy; `eid readers` shows its PIN state")
             exit(ExitStatus.interrupted)
         }
     }
