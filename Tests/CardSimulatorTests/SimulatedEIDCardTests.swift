@@ -29,7 +29,7 @@ import Testing
         #expect(exchange(card, "00b09c00000400") == cardAccess.hexString + "6282")
         #expect(exchange(card, "00b09c0004") == Array(cardAccess.prefix(4)).hexString + "9000")
         #expect(exchange(card, "00b09c1000") == Array(cardAccess.dropFirst(16)).hexString + "9000")
-        #expect(exchange(card, "00b09e0000") == "6a82")  // SFI 1E does not exist
+        #expect(exchange(card, "00b09b0000") == "6a82")  // SFI 1B does not exist
         #expect(exchange(card, "00b0dc0000") == "6a86")  // bits 7-6 of P1 set
         #expect(exchange(card, "00b09c00") == "6700")  // no Le
     }
