@@ -119,6 +119,8 @@ import Testing
         #expect(mse(oid + "83") == 0x6A80)  // truncated TLV
         #expect(mse(oid + "830103" + "7f4c03530100") == 0x6A80)  // CHAT without OID
         #expect(card.withContext { $0.session.paceSetup } == nil)
+        // No data at all (AusweisApp2's way to end a PACE channel): wrong length, as a real nPA.
+        #expect(status(card, "0022c1a4") == 0x6700)
         #expect(mse(oid + "830103" + "7f4c0e060904007f00070301020253010f") == 0x9000)
         #expect(card.withContext { $0.session.paceSetup?.chat?.count } == 17)
         #expect(mse(oid + "830102" + "84010d") == 0x9000)
