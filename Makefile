@@ -19,10 +19,12 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim.
+# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
+# an independent terminal for eid-sim (Debian's python3 for python3-websockets).
 test: build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
+	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 
 # Unit tests only (no pcscd needed).
 unit-test: build
