@@ -34,7 +34,7 @@ demo: build
 	@$(ENV) run $(E2E_DIR) Tests/Support/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
 bench: release
-	@$(ENV) run $(E2E_DIR) python3 Tests/Support/bench.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/bench.py "$$($(SWIFT) build -c release --show-bin-path)"
 
 # Regenerates the shell completions from the argument parser (a test keeps them in step).
 completions: build
