@@ -12,10 +12,12 @@ APDU) are printed, secrets masked; AusweisApp2 is then restarted for the next ca
 """
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers, retry_counter  # noqa: E402
 
@@ -148,9 +150,12 @@ class Runner:
                 await asyncio.wait_for(self.run_case(args, steps, new_pin), CASE_TIMEOUT)
                 print(f"ok    {name} ({time.monotonic() - start:.1f} s)", flush=True)
                 passed += 1
-            except (PeerError, asyncio.TimeoutError, OSError) as error:
+            except Exception as error:  # a failed expectation, a timeout, AusweisApp2 gone: one failed case
                 failed += 1
-                reason = str(error) or f"no result within {CASE_TIMEOUT:.0f} s"
+                if isinstance(error, asyncio.TimeoutError):
+                    reason = f"no result within {CASE_TIMEOUT:.0f} s"
+                else:
+                    reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
                 print(f"FAIL  {name}: {reason}", flush=True)
                 if self.client:
                     print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
@@ -166,9 +171,17 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: ausweisapp2_peer_tests.py BIN_DIR   (inside Tests/Support/pcsc-env.sh run)")
     print("AusweisApp2 peer tests (RUN_CHANGE_PIN against eid-sim through pcscd)", flush=True)
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2 and eid-sim stop
+
+    signal.signal(signal.SIGTERM, interrupted)
     runner = Runner(sys.argv[1])
     try:
         passed, failed = asyncio.run(runner.main())
+    except KeyboardInterrupt:
+        print("interrupted")
+        sys.exit(130)
     finally:
         if runner.app:
             runner.app.stop()

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import AusweisApp2, SDKClient, SoftwareCard  # noqa: E402
 
