@@ -9,7 +9,8 @@ import EIDCrypto
 /// 1. 7C{} → 7C{80 z}: first the password rules (`PasswordState.refusal`); a refused password
 ///    ends the run here with the refusal's status word, as the card answers it instead of a
 ///    nonce: 63C1 for the suspended PIN without PACE with the CAN in this card session, 6983
-///    for the blocked PIN and for the inoperative PUK, 6A88 for the MRZ (this card has none).
+///    for the blocked PIN, 6A88 for the MRZ (this card has none). (An inoperative PUK is not
+///    refused here: the unblock refuses it.)
 ///    Otherwise a fresh random nonce s, z = E(K_π, s) with K_π from the stored password.
 /// 2. 7C{81 PK_PCD,map} → 7C{82 PK_PICC,map}; both sides map G~ = s · G + H.
 /// 3. 7C{83 PK_PCD} → 7C{84 PK_PICC} on G~; a terminal key equal to the card's is rejected.

@@ -165,15 +165,18 @@ import Testing
         let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: CardProfile(pinRetries: 0, pukUsesLeft: 1)))
         let (_, pukSession) = try pace(channel, .puk("9876543210"))
         #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .success)
-        #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .authenticationMethodBlocked)
+        #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .securityStatusNotSatisfied)
         #expect(channel.card.passwords.pukUsesLeft == 0)
-        expectPACEFails(channel, .puk("9876543210"), step: 1, 0x6983)
     }
 
-    @Test func inoperativePUKIsRefusedAtStepOne() {
+    /// As on a real card (and as AusweisApp2 expects): PACE with a used-up PUK succeeds, the
+    /// unblock answers 6982, and the PIN stays blocked.
+    @Test func inoperativePUKIsRefusedByTheUnblock() throws {
         let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: CardProfile(pinRetries: 0, pukUsesLeft: 0)))
-        expectPACEFails(channel, .puk("9876543210"), step: 1, 0x6983)
+        let (_, pukSession) = try pace(channel, .puk("9876543210"))
+        #expect(try pukSession.transmit(Self.unblockPIN).statusWord.rawValue == 0x6982)
         #expect(channel.card.passwords.pinRetryCounter == 0)
+        expectPACEFails(channel, .puk("1111111111"), step: 4, 0x6300)
     }
 
     @Test func mrzIsNotAvailable() {

@@ -201,10 +201,10 @@ import Testing
         #expect(status(card, "002c0202") == 0x6A86)
     }
 
-    @Test func pukInoperativeAnswers6983() {
+    @Test func pukInoperativeAnswers6982() {
         let card = poweredCard(CardProfile(pinRetries: 0, pukUsesLeft: 0))
         card.withContext { $0.session.authenticatedPassword = .puk }
-        #expect(status(card, "002c0303") == 0x6983)
+        #expect(status(card, "002c0303") == 0x6982)
     }
 
     @Test func traceShowsInstructionAndStatusWordOnly() {
