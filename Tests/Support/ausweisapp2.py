@@ -159,8 +159,9 @@ class SDKClient:
         self.transcript.append("< " + text)
         return message
 
-    async def expect(self, name, timeout=15.0, ignore=("READER", "STATUS")):
-        """The next message that is not in `ignore`; it must be `name`."""
+    async def expect(self, name, timeout=15.0, ignore=("READER", "STATUS"), reader=None):
+        """The next message that is not in `ignore` (nor a READER about another reader than
+        `reader`); it must be `name`."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -169,9 +170,22 @@ class SDKClient:
             message = await self.receive(left)
             if message.get("msg") in ignore and message.get("msg") != name:
                 continue
+            if message.get("msg") == "READER" and reader and message.get("name") != reader:
+                continue
             if message.get("msg") != name:
                 raise PeerError(f"expected {name}, got {message.get('msg')}: {strip(message)}")
             return message
+
+    async def expect_nothing(self, seconds, ignore=("READER", "STATUS")):
+        """No message but those in `ignore` for `seconds`."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = await self.receive(left)
+            except PeerError:
+                return
+            if message.get("msg") not in ignore:
+                raise PeerError(f"expected no message for {seconds} s, got {strip(message)}")
 
     async def wait_for_reader(self, reader, has_card, timeout=15.0):
         """Polls GET_READER until `reader`'s card is present (an eID card) or absent."""

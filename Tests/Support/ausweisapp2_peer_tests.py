@@ -22,13 +22,15 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers, retry_counter  # noqa: E402
 
 PIN, NEW_PIN, WRONG_PIN, TRANSPORT_PIN = "123456", "654321", "111111", "12345"
-CAN, PUK = "500540", "9876543210"
-SECRETS = (PIN, NEW_PIN, WRONG_PIN, TRANSPORT_PIN, CAN, PUK)
+CAN, PUK, WRONG_PUK = "500540", "9876543210", "1111111111"
+SECRETS = (PIN, NEW_PIN, WRONG_PIN, TRANSPORT_PIN, CAN, PUK, WRONG_PUK)
 CASE_TIMEOUT = 60.0
 
 
 def step(expected, reply=None, value=None, **checks):
-    """Wait for `expected` (with `checks`: retryCounter, error, success), then send `reply`."""
+    """Wait for `expected` (with `checks`: retryCounter, inoperative, deactivated of the card,
+    error, success of the message), then send `reply` (with `value` for a SET_* command).
+    `expected` None: no message but READER arrives for `checks["quiet"]` seconds."""
     return (expected, checks, reply, value)
 
 
@@ -38,19 +40,22 @@ def change_pin(old, new):
             step("CHANGE_PIN", success=True)]
 
 
+# (name, eid-sim options, what READER shows of the card before the run, steps, PIN that eid
+# then opens the card with, or None)
 CASES = [
-    ("a: PIN change, then the card opens with the new PIN", [], change_pin(PIN, NEW_PIN), NEW_PIN),
-    ("b: wrong PIN first (retryCounter 3 -> 2), then the right one", [],
+    ("a: PIN change, then the card opens with the new PIN", [], {"retryCounter": 3},
+     change_pin(PIN, NEW_PIN), NEW_PIN),
+    ("b: wrong PIN first (retryCounter 3 -> 2), then the right one", [], {"retryCounter": 3},
      [step("ENTER_PIN", "SET_PIN", WRONG_PIN, retryCounter=3, error=None),
       step("ENTER_PIN", "SET_PIN", PIN, retryCounter=2, error=None),
       step("ENTER_NEW_PIN", "SET_NEW_PIN", NEW_PIN),
       step("CHANGE_PIN", success=True)], NEW_PIN),
-    ("c: suspended PIN (--pin-retries 1): CAN, then PIN", ["--pin-retries", "1"],
+    ("c: suspended PIN (--pin-retries 1): CAN, then PIN", ["--pin-retries", "1"], {"retryCounter": 1},
      [step("ENTER_CAN", "SET_CAN", CAN, retryCounter=1, error=None),
       step("ENTER_PIN", "SET_PIN", PIN, retryCounter=1, error=None),
       step("ENTER_NEW_PIN", "SET_NEW_PIN", NEW_PIN),
       step("CHANGE_PIN", success=True)], NEW_PIN),
-    ("c2: two wrong PINs in one run, then CAN and PIN", [],
+    ("c2: two wrong PINs in one run, then CAN and PIN", [], {"retryCounter": 3},
      [step("ENTER_PIN", "SET_PIN", WRONG_PIN, retryCounter=3, error=None),
       step("ENTER_PIN", "SET_PIN", WRONG_PIN, retryCounter=2, error=None),
       step("ENTER_CAN", "SET_CAN", CAN, retryCounter=1, error=None),
@@ -58,23 +63,42 @@ CASES = [
       step("ENTER_NEW_PIN", "SET_NEW_PIN", NEW_PIN),
       step("CHANGE_PIN", success=True)], NEW_PIN),
     ("d: blocked PIN (--pin-retries 0): PUK unblock, then PIN change", ["--pin-retries", "0"],
-     [step("ENTER_PUK", "SET_PUK", PUK, retryCounter=0, error=None),
+     {"retryCounter": 0, "inoperative": False},
+     [step("ENTER_PUK", "SET_PUK", PUK, retryCounter=0, inoperative=False, error=None),
       step("ENTER_PIN", "SET_PIN", PIN, retryCounter=3, error=None),
       step("ENTER_NEW_PIN", "SET_NEW_PIN", NEW_PIN),
       step("CHANGE_PIN", success=True)], NEW_PIN),
+    ("d2: blocked PIN: wrong PUK first, then the right one", ["--pin-retries", "0"], {"retryCounter": 0},
+     [step("ENTER_PUK", "SET_PUK", WRONG_PUK, retryCounter=0, error=None),
+      step("ENTER_PUK", "SET_PUK", PUK, retryCounter=0, error=None),
+      step("ENTER_PIN", "SET_PIN", PIN, retryCounter=3, error=None),
+      step("ENTER_NEW_PIN", "SET_NEW_PIN", NEW_PIN),
+      step("CHANGE_PIN", success=True)], NEW_PIN),
+    ("d3: PUK used up (--puk-uses-left 0): inoperative after the right PUK", ["--pin-retries", "0",
+                                                                             "--puk-uses-left", "0"],
+     {"retryCounter": 0, "inoperative": False},
+     [step("ENTER_PUK", "SET_PUK", PUK, retryCounter=0, inoperative=False, error=None),
+      step("READER", retryCounter=0, inoperative=True),
+      step("CHANGE_PIN", success=False)], None),
     ("e: transport PIN (eid-sim --transport-pin) replaced", ["--pin", TRANSPORT_PIN, "--transport-pin"],
-     change_pin(TRANSPORT_PIN, NEW_PIN), NEW_PIN),
+     {"retryCounter": 3}, change_pin(TRANSPORT_PIN, NEW_PIN), NEW_PIN),
+    ("f: deactivated eID function: shown, nothing asked, CANCEL ends the run", ["--deactivated"],
+     {"deactivated": True},
+     [step(None, "CANCEL", quiet=0.5),
+      step("CHANGE_PIN", success=False)], None),
 ]
+CARD_FIELDS = ("retryCounter", "inoperative", "deactivated")
 
 
 def check(message, checks):
+    card = (message.get("reader") or message).get("card") or {}
     for key, want in checks.items():
-        got = retry_counter(message) if key == "retryCounter" else message.get(key)
+        got = card.get(key) if key in CARD_FIELDS else message.get(key)
         if got != want:
             raise PeerError(f"{message['msg']}: {key} is {got!r}, expected {want!r}")
 
 
-async def run_workflow(client, steps):
+async def run_workflow(client, reader, steps):
     """RUN_CHANGE_PIN through `steps`; returns the messages that answered them."""
     await client.send("RUN_CHANGE_PIN")
     started = await client.expect("CHANGE_PIN")
@@ -82,11 +106,14 @@ async def run_workflow(client, steps):
         raise PeerError(f"the workflow ended at once: success={started['success']}")
     answered = []
     for expected, checks, reply, value in steps:
-        message = await client.expect(expected)
-        check(message, checks)
-        answered.append(message)
+        if expected is None:
+            await client.expect_nothing(checks["quiet"])
+        else:
+            message = await client.expect(expected, reader=reader)
+            check(message, checks)
+            answered.append(message)
         if reply:
-            await client.send(reply, value=value)
+            await client.send(reply, **({} if value is None else {"value": value}))
     return answered
 
 
@@ -125,21 +152,22 @@ class Runner:
             self.app.stop()
         self.app = self.client = None
 
-    async def run_case(self, args, steps, new_pin):
+    async def run_case(self, args, card_checks, steps, new_pin):
         card = SoftwareCard(self.bin_dir, self.port, args)
         try:
-            await self.client.wait_for_reader(self.reader, has_card=True)
-            await run_workflow(self.client, steps)
-            # AusweisApp2 lets go of the card when the workflow ends; eid takes it exclusively.
-            await asyncio.sleep(0.2)
-            eid_opens_card(self.bin_dir, self.reader, new_pin)
+            check(await self.client.wait_for_reader(self.reader, has_card=True), card_checks)
+            await run_workflow(self.client, self.reader, steps)
+            if new_pin:
+                # AusweisApp2 lets go of the card when the workflow ends; eid takes it exclusively.
+                await asyncio.sleep(0.2)
+                eid_opens_card(self.bin_dir, self.reader, new_pin)
         finally:
             card.stop()
         await self.client.wait_for_reader(self.reader, has_card=False)
 
     async def main(self):
         passed = failed = 0
-        for name, args, steps, new_pin in CASES:
+        for name, args, card_checks, steps, new_pin in CASES:
             log_offset = 0
             try:
                 if self.app is None:
@@ -147,7 +175,7 @@ class Runner:
                 log_offset = self.app.log_size()
                 self.client.transcript.clear()
                 start = time.monotonic()
-                await asyncio.wait_for(self.run_case(args, steps, new_pin), CASE_TIMEOUT)
+                await asyncio.wait_for(self.run_case(args, card_checks, steps, new_pin), CASE_TIMEOUT)
                 print(f"ok    {name} ({time.monotonic() - start:.1f} s)", flush=True)
                 passed += 1
             except Exception as error:  # a failed expectation, a timeout, AusweisApp2 gone: one failed case
