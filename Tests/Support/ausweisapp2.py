@@ -211,8 +211,3 @@ class SDKClient:
 def strip(message):
     return {k: v for k, v in message.items() if not k.startswith("_")}
 
-
-def retry_counter(message):
-    """The card's retryCounter in an ENTER_* message's reader, or None."""
-    card = (message.get("reader") or {}).get("card") or {}
-    return card.get("retryCounter")

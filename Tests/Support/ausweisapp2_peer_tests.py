@@ -19,7 +19,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers, retry_counter  # noqa: E402
+from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers  # noqa: E402
 
 PIN, NEW_PIN, WRONG_PIN, TRANSPORT_PIN = "123456", "654321", "111111", "12345"
 CAN, PUK, WRONG_PUK = "500540", "9876543210", "1111111111"
