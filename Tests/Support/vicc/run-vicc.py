@@ -24,6 +24,7 @@ import importlib.abc
 import importlib.util
 import os
 import runpy
+import signal
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -135,6 +136,9 @@ def python3_adjustments():
 
 
 def main():
+    # A parent may start us with signals blocked (a test runner's threads do); vicc has no
+    # handlers of its own, so SIGTERM and SIGINT must reach Python's defaults to end it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
     sys.path[:0] = [HERE, LIBRARY]
     try:
         importlib.import_module("Crypto.Cipher.AES")
