@@ -65,12 +65,14 @@ extension ThroughPCSCD {
     /// Issue 6's acceptance: PIN -> CAN -> PUK unblock -> new PIN ends with success.
     ///
     /// Known disagreement (measured 2026-11-23): the unblock, RESET RETRY COUNTER 0C 2C 03 03
-    /// with no DO'87 and no DO'97, is answered 6988 since main's d4a13e7 MACs a header-only
-    /// command over SSC || pad(header). vsmartcard's SEutils.parse_SM_CAPDU pads the
-    /// authenticated data once more in every case (SSC || pad(header) || 80 00 ..), which is
-    /// eid's rule before d4a13e7; with that rule this flow succeeds. AusweisApp's createMac sides
-    /// with d4a13e7. While the disagreement stands, the 6988 is recorded as a known issue; when it
-    /// goes, withKnownIssue fails ("known issue was not recorded") and this wrapper must go too.
+    /// with no DO'87 and no DO'97, is answered 6988 under main's MAC rule (d4a13e7: a header-only
+    /// command is MACed over SSC || pad(header)). vsmartcard's SEutils.parse_SM_CAPDU pads the
+    /// authenticated data once more in every case (SSC || pad(header) || 80 00 ..), eid's rule
+    /// before d4a13e7, with which this whole flow succeeds. The terminals that work with real
+    /// cards side with d4a13e7: AusweisApp's SecureMessaging::createMac and OpenSC's sm_encrypt
+    /// (vsmartcard's own npa-tool) pad a second time only when there are data objects. So the
+    /// emulator is the odd one out, and its 6988 is recorded as a known issue; should the two
+    /// ever agree, withKnownIssue fails ("known issue was not recorded") and this wrapper goes.
     @Test func threeWrongPINsWithCANThenPUKUnblockThenNewPIN() throws {
         try E2E.pool.withReader { reader, port in
             let card = try EmulatedNPA(reader: reader, port: port)
@@ -85,7 +87,7 @@ extension ThroughPCSCD {
             #expect(Array(shown.prefix(5)) == ["ENTER_PIN 3", "ENTER_PIN 3", "ENTER_CAN 1", "ENTER_PIN 1", "ENTER_PUK 0"])
             let unblocked = result.status == 0 && result.stdoutLines.last == Self.success
                 && Array(shown.dropFirst(5)) == ["ENTER_PIN 3", "ENTER_NEW_PIN 3"]
-            withKnownIssue("the emulator answers 6988 to the header-only unblock under main's MAC rule (d4a13e7)") {
+            withKnownIssue("vsmartcard's emulator MACs a header-only command with an extra padding block: 6988") {
                 #expect(unblocked, "exit \(result.status), prompts \(shown), eid: \(result.stderr)")
             } matching: { issue in
                 issue.comments.contains { $0.rawValue.contains("6988") }
