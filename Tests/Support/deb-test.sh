@@ -2,7 +2,7 @@
 # make test: the packaged eid runs on a machine without the Swift toolchain. Unpacks the .deb,
 # checks with ldd that no library resolves into the toolchain (/opt/swift) or is missing, and
 # runs eid from the package with the toolchain hidden: in a private mount namespace with an empty
-# tmpfs over the toolchain directory and an empty LD_LIBRARY_PATH. Needs root (unshare -m).
+# tmpfs over the toolchain directory and an empty LD_LIBRARY_PATH (as root, or in a user namespace).
 # Usage: Tests/Support/deb-test.sh PACKAGE.deb [TOOLCHAIN_DIR]
 set -euo pipefail
 
@@ -27,8 +27,10 @@ for f in usr/share/man/man1/eid.1.gz usr/share/bash-completion/completions/eid \
 done
 
 # Runs a command of the package with the toolchain hidden, for at most 30 seconds.
+namespace=(unshare -m --propagation private)
+[ "$(id -u)" -eq 0 ] || namespace=(unshare --map-root-user -m --propagation private)
 hidden() {
-    unshare -m --propagation private sh -c '
+    "${namespace[@]}" sh -c '
         dir=$1 toolchain=$2; shift 2
         if [ -d "$toolchain" ]; then mount -t tmpfs -o size=1m tmpfs "$toolchain" || exit 99; fi
         [ -z "$(ls -A "$toolchain" 2>/dev/null)" ] || exit 98
