@@ -25,6 +25,8 @@ release: deps
 
 # The Debian package of eid and eid-sim (stripped), the man page and the completions: $(DEB_DIR)/eid_*.deb
 deb: release
+	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
+	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
 	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
 
 # The packaged eid runs with the Swift toolchain hidden (part of `make test`).

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # make deb: packages the release build of eid and eid-sim, the man page and the completions as a
 # Debian package, with dpkg-deb. Usage: packaging/build-deb.sh BIN_DIR OUT_DIR
-# Prints the path of the .deb. The binaries link the Swift runtime statically (make release); the
-# package depends on the Debian packages that own the shared libraries ldd shows they still need,
-# and refusing to build if any of them would come from the Swift toolchain.
+# Prints the path of the .deb. The binaries link the Swift runtime statically (make release); it
+# refuses to package them if ldd shows a library from the Swift toolchain.
 set -euo pipefail
 
 bin=${1:?usage: build-deb.sh BIN_DIR OUT_DIR}
@@ -25,24 +24,25 @@ install -D -m 644 "$root/completions/eid.bash" "$stage/usr/share/bash-completion
 install -D -m 644 "$root/completions/_eid" "$stage/usr/share/zsh/vendor-completions/_eid"
 install -D -m 644 "$root/completions/eid.fish" "$stage/usr/share/fish/vendor_completions.d/eid.fish"
 
-# Depends: the package of every shared library the binaries load (libpcsclite1, libssl3, libc6, ...).
-depends=()
-for lib in $(ldd "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" | awk '$2 == "=>" { print $3 }' | sort -u); do
-    case $lib in
-    not | /opt/swift/*)
-        echo "build-deb.sh: the binaries need a library from outside the system: $(ldd "$stage/usr/bin/eid" | grep -E 'not found|/opt/swift')" >&2
-        exit 1 ;;
-    esac
-    real=$(readlink -f "$lib")
-    owner=$(dpkg -S "$lib" 2>/dev/null || dpkg -S "$real" 2>/dev/null || dpkg -S "${real#/usr}" 2>/dev/null) || {
-        echo "build-deb.sh: no Debian package owns $lib" >&2
-        exit 1
-    }
-    depends+=("${owner%%:*}")
-done
-depends_line=$(printf '%s\n' "${depends[@]}" | sort -u | paste -sd, | sed 's/,/, /g')
+# No library may come from the Swift toolchain or be missing.
+if ldd "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" | grep -E "not found|/opt/swift" >&2; then
+    echo "build-deb.sh: the binaries need a library that a machine without the toolchain lacks" >&2
+    exit 1
+fi
 
-install -d "$stage/DEBIAN"
+# Depends: dpkg-shlibdeps (dpkg-dev) names the package and minimum version of every shared
+# library the binaries load (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3).
+work=$(mktemp -d)
+trap 'rm -rf "$stage" "$work"' EXIT
+mkdir "$work/debian" "$stage/DEBIAN"
+printf 'Source: eid\n\nPackage: eid\nArchitecture: any\n' > "$work/debian/control"
+shlibs=$(cd "$work" && dpkg-shlibdeps -O "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" 2> "$work/log") || {
+    cat "$work/log" >&2
+    exit 1
+}
+depends_line=${shlibs#shlibs:Depends=}
+[ -n "$depends_line" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: eid
 Version: $version
