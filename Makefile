@@ -6,8 +6,9 @@ SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 E2E_DIR ?= $(CURDIR)/.build-e2e
 ENV := Tests/Support/pcsc-env.sh
 # Release binaries carry the Swift runtime (standard library, FoundationEssentials, Dispatch)
-# statically, so they run on machines without the Swift toolchain (see `make deb`).
-RELEASE := $(SWIFT) build -c release --static-swift-stdlib
+# statically, so they run on machines without the Swift toolchain (see `make deb`), and no
+# $ORIGIN run path (they look for libraries only where the system keeps them).
+RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
 .PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions clean

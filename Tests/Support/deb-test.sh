@@ -20,6 +20,9 @@ for exe in eid eid-sim; do
     if grep -E "not found|$toolchain" <<< "$libs" >&2; then
         fail "$exe needs a library that is not on a system without the toolchain"
     fi
+    if readelf -d "$dir/usr/bin/$exe" | grep -E "RPATH|RUNPATH" >&2; then
+        fail "$exe has a run path: an installed binary finds its libraries where the system keeps them"
+    fi
 done
 for f in usr/share/man/man1/eid.1.gz usr/share/bash-completion/completions/eid \
     usr/share/zsh/vendor-completions/_eid usr/share/fish/vendor_completions.d/eid.fish; do
