@@ -1,6 +1,5 @@
 import CardAccess
 import EAC
-import Foundation
 import SDK
 
 /// RUN_CHANGE_PIN: replace the transport PIN or change the PIN, asking for exactly what the

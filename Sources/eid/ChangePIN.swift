@@ -1,8 +1,10 @@
 import ArgumentParser
-import Foundation
 import PCSC
 import SDK
 import Workflows
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ChangePIN: ParsableCommand {
     static let configuration = CommandConfiguration(

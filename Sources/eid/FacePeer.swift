@@ -1,7 +1,9 @@
 import CardAccess
-import Foundation
 import SDK
 import Workflows
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Joins an output (JSON lines, or sentences) and an input (JSON commands on standard input, or
 /// prompts on the terminal) into the peer a workflow talks to.
@@ -60,7 +62,7 @@ final class StandardInputReader: @unchecked Sendable {
 
     func start() {
         let queue = self.queue
-        let thread = Thread {
+        DetachedThread.start {
             var pending: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 4096)
             defer {
@@ -84,6 +86,5 @@ final class StandardInputReader: @unchecked Sendable {
             if !pending.isEmpty { queue.feed(line: pending) }
             queue.finish()
         }
-        thread.start()
     }
 }

@@ -1,9 +1,12 @@
 import Dispatch
-import Foundation
+import CardAccess
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns SIGINT and SIGTERM into a flag and a callback, so long waits end cleanly.
 final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var sources: [DispatchSourceSignal] = []
     private var stopped: Int32?
 
@@ -18,7 +21,7 @@ final class StopSignal: @unchecked Sendable {
 
     init(onStop: @escaping @Sendable (Int32) -> Void) {
         for sig in [SIGINT, SIGTERM] {
-            Foundation.signal(sig, SIG_IGN)
+            Glibc.signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in
                 self?.lock.lock()
@@ -33,7 +36,7 @@ final class StopSignal: @unchecked Sendable {
 
     deinit {
         sources.forEach { $0.cancel() }
-        Foundation.signal(SIGINT, SIG_DFL)
-        Foundation.signal(SIGTERM, SIG_DFL)
+        Glibc.signal(SIGINT, SIG_DFL)
+        Glibc.signal(SIGTERM, SIG_DFL)
     }
 }

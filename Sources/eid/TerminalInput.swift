@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +7,7 @@ import Glibc
 /// settings are restored after every prompt, and by `restore()` when a signal ends eid.
 final class TerminalInput: @unchecked Sendable {
     private let fd: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     private var saved: termios?
 
     /// Opens /dev/tty; nil when eid has no controlling terminal.

@@ -6,6 +6,10 @@ one PC/SC round trip to the card), and peak RSS of the eid process; then PACE CP
 process (eid-bench); then eid change-pin --json side by side with AusweisApp2's RUN_CHANGE_PIN on
 the same eid-sim card. Runs inside `pcsc-env.sh run` (private pcscd), with Debian's python3 (for
 python3-websockets). Measures; asserts nothing.
+
+Peak RSS comes from GNU time (Debian package `time`) around a few extra runs, not from this
+script's wait4: Linux keeps a process's peak RSS across execve, so a child forked (or vforked)
+from Python reports at least Python's own RSS (about 14 MiB here), whatever it runs.
 """
 import asyncio
 import os
@@ -20,6 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import AusweisApp2, SDKClient, SoftwareCard  # noqa: E402
 
 BIN = sys.argv[1]
+TIME = "/usr/bin/time"
+RSS_RUNS = 5
 READER, PORT = os.environ["EID_E2E_READERS"].split(";")[0].split("=")
 
 
@@ -48,20 +54,28 @@ def measure(name, argv, runs, stdin_for=None, sim_args=()):
     try:
         before = apdus(trace)
         walls, rss = [], []
-        for i in range(runs):
+        # The first `runs` runs are timed; the last RSS_RUNS run under GNU time for peak RSS.
+        for i in range(runs + RSS_RUNS):
+            timed = i < runs
+            rss_file = f"/tmp/eid-bench-rss-{os.getpid()}"
+            command = argv if timed else [TIME, "-f", "%M", "-o", rss_file, *argv]
             start = time.perf_counter()
-            proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                     stderr=subprocess.DEVNULL)
             if stdin_for:
                 proc.stdin.write(stdin_for(i).encode())
             proc.stdin.close()
             proc.stdout.read()
-            _, status, usage = os.wait4(proc.pid, 0)
-            walls.append(time.perf_counter() - start)
-            rss.append(usage.ru_maxrss)
+            _, status, _ = os.wait4(proc.pid, 0)
+            if timed:
+                walls.append(time.perf_counter() - start)
+            else:
+                with open(rss_file) as f:
+                    rss.append(int(f.read().split()[-1]))
+                os.remove(rss_file)
             if status != 0:
                 raise SystemExit(f"bench: {' '.join(argv)} exited with status {status >> 8}")
-        count = (apdus(trace) - before) / runs
+        count = (apdus(trace) - before) / (runs + RSS_RUNS)
     finally:
         sim.terminate()
         sim.wait()
@@ -71,6 +85,8 @@ def measure(name, argv, runs, stdin_for=None, sim_args=()):
 
 
 def main():
+    if not os.access(TIME, os.X_OK):
+        raise SystemExit(f"bench: {TIME} is missing (Debian package time); it measures peak RSS")
     print(f"eid bench — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, reader '{READER}'")
     measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
 
