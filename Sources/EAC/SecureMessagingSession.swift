@@ -129,7 +129,9 @@ public struct SecureMessagingSession: Sendable {
     // MARK: shared
 
     /// Starts over with new keys and SSC 0 (after Chip Authentication, TR-03110-3 F.3).
+    /// The old keys are wiped.
     public mutating func restart(keys: SessionKeys) {
+        if self.keys !== keys { self.keys.wipe() }
         self.keys = keys
         ssc = [UInt8](repeating: 0, count: ssc.count)
     }
@@ -141,10 +143,15 @@ public struct SecureMessagingSession: Sendable {
         }
     }
 
-    /// E(KSenc, pad(data)) with IV = E(KSenc, SSC).
+    /// E(KSenc, pad(data)) with IV = E(KSenc, SSC). The padded plaintext (a new PIN, say) is
+    /// wiped once encrypted.
     func encrypt(_ data: [UInt8]) throws -> [UInt8] {
-        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
-        return try AES.encryptCBC(key: keys.encryption, iv: iv, data: Padding.pad(data))
+        var padded = Padding.pad(data)
+        defer { Cleanse.zero(&padded) }
+        return try keys.withEncryptionKey { key in
+            let iv = try AES.encryptBlock(key: key, block: ssc)
+            return try AES.encryptCBC(key: key, iv: iv, data: padded)
+        }
     }
 
     /// Decrypts the value of DO'87 (padding indicator 01, then whole blocks) and unpads it.
@@ -152,8 +159,12 @@ public struct SecureMessagingSession: Sendable {
         guard value.count > 1, value[0] == 0x01, (value.count - 1) % AES.blockSize == 0 else {
             throw SecureMessagingError.decryptionFailed
         }
-        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
-        let plain = try AES.decryptCBC(key: keys.encryption, iv: iv, data: Array(value.dropFirst()))
+        var plain = try keys.withEncryptionKey { key in
+            let iv = try AES.encryptBlock(key: key, block: ssc)
+            return try AES.decryptCBC(key: key, iv: iv, data: Array(value.dropFirst()))
+        }
+        // The padded plaintext is wiped; only the unpadded copy goes to the caller.
+        defer { Cleanse.zero(&plain) }
         do { return try Padding.unpad(plain) } catch { throw SecureMessagingError.decryptionFailed }
     }
 
@@ -166,6 +177,6 @@ public struct SecureMessagingSession: Sendable {
 
     /// CMAC(KSmac, SSC || input)[:8]; `input` is already padded to whole blocks.
     func mac(_ input: [UInt8]) throws -> [UInt8] {
-        Array(try CMAC.aes(key: keys.mac, message: ssc + input).prefix(8))
+        try keys.withMACKey { key in Array(try CMAC.aes(key: key, message: ssc + input).prefix(8)) }
     }
 }
