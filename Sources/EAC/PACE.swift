@@ -6,7 +6,7 @@ import EIDCrypto
 /// mapping and AES. Runs over a plain channel; `establishSecureMessaging()` returns the
 /// `SecureMessaging` channel wrapping it.
 ///
-///     let pace = try PACE(channel: reader, paceInfo: cardAccess.paceInfos[0], password: .pin("123456"))
+///     let pace = try PACE(channel: reader, paceInfo: cardAccess.runnablePACEInfo(), password: .pin("123456"))
 ///     let (result, secure) = try pace.establishSecureMessaging()
 public final class PACE {
     public let channel: CardChannel
@@ -27,13 +27,15 @@ public final class PACE {
         self.keySource = keySource
     }
 
-    /// PACE as a PACEInfo of EF.CardAccess describes it (standardized domain parameters only).
+    /// PACE as a PACEInfo of EF.CardAccess describes it (standardized domain parameters only;
+    /// `SecurityInfos.runnablePACEInfo()` picks one eid can run).
     public convenience init(
         channel: CardChannel, paceInfo: PACEInfo, password: PACEPassword, chat: [UInt8]? = nil,
         keySource: PACEKeySource = RandomPACEKeySource()
     ) throws {
         guard let proto = paceInfo.paceProtocol else { throw PACEError.unsupportedProtocol(paceInfo.protocol) }
         guard let id = paceInfo.parameterID else { throw PACEError.unsupportedDomainParameter(nil) }
+        guard id < PACEInfo.firstProprietaryParameterID else { throw PACEError.proprietaryDomainParameters(id) }
         try self.init(
             channel: channel, protocol: proto, domainParameterID: id, password: password, chat: chat,
             keySource: keySource)
