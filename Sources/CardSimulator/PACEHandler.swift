@@ -117,7 +117,9 @@ struct PACEHandler: CardCommandHandler {
         let terminalKey = try PACEHandler.terminalData { try steps.publicKey(terminalMappingData) }
         let mappingKey = try steps.mappingKeyPair(try privateKey(.mapping, steps.group))
         let generator = try PACEHandler.terminalData {
-            try nonce.withBytes { try steps.mapGenerator(nonce: $0, mappingKey: mappingKey, peerMappingKey: terminalKey) }
+            try nonce.withBytes {
+                try steps.mapGenerator(nonce: $0, mappingKey: mappingKey, peerMappingKey: terminalKey)
+            }
         }
         nonce.wipe()
         var next = run
@@ -151,9 +153,10 @@ struct PACEHandler: CardCommandHandler {
         run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
-        guard
-            try keys.withMACKey({ try steps.verifyAuthenticationToken(token, macKey: $0, over: ephemeralKey.publicKey) })
-        else {
+        let tokenIsRight = try keys.withMACKey {
+            try steps.verifyAuthenticationToken(token, macKey: $0, over: ephemeralKey.publicKey)
+        }
+        guard tokenIsRight else {
             keys.wipe()
             throw CardError.statusWord(context.passwords.recordAttempt(run.password, succeeded: false).statusWord)
         }

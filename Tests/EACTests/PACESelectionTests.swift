@@ -69,7 +69,8 @@ struct PACESelectionTests {
 
     @Test func onlyProprietaryOrUnsupportedOffersGiveATypedErrorThatNamesThem() throws {
         let proprietary = PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 32)
-        let dh = PACEInfo(protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
+        let dh = PACEInfo(
+            protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
         let infos = SecurityInfos([.pace(proprietary), .pace(dh)])
         #expect(throws: PACEError.noRunnablePACE(offered: [proprietary, dh])) { try infos.runnablePACEInfo() }
         let text = PACEError.noRunnablePACE(offered: [proprietary, dh]).description

@@ -27,7 +27,9 @@ struct SessionKeysTests {
         let channel = SecureMessaging(wrapping: ScriptedChannel([ScriptedChannel.Step]()), keys: keys)
         channel.close()
         #expect(keys.isWiped)
-        #expect(throws: SecureMessagingError.channelClosed) { try channel.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0)) }
+        #expect(throws: SecureMessagingError.channelClosed) {
+            try channel.transmit(CommandAPDU(ins: 0x84, p1: 0, p2: 0))
+        }
     }
 
     @Test func anErrorThatClosesTheChannelWipesTheKeys() throws {
