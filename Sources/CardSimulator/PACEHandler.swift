@@ -100,22 +100,29 @@ struct PACEHandler: CardCommandHandler {
         guard let password = PACEHandler.password(setup.password, in: context.passwords) else {
             throw CardError.statusWord(.referenceDataNotFound)
         }
-        let nonce = try steps.randomNonce()
-        let encrypted = try steps.encryptNonce(nonce, passwordKey: try steps.passwordKey(password))
+        var nonce = try steps.randomNonce()
+        var passwordKey = try steps.passwordKey(password)
+        defer { Secret.zero(&passwordKey) }
+        let encrypted = try steps.encryptNonce(nonce, passwordKey: passwordKey)
+        // The run keeps s in zeroing storage until step 2 (or the run's end) drops it.
         context.session.protocolState[PACERun.key] = PACERun(
-            steps: steps, password: setup.password, hasCHAT: setup.chat != nil, stage: .nonceSent(nonce: nonce))
+            steps: steps, password: setup.password, hasCHAT: setup.chat != nil,
+            stage: .nonceSent(nonce: Secret(consuming: &nonce)))
         return PACEHandler.answer([TLV(tag: Tag.encryptedNonce, value: encrypted)])
     }
 
     private func map(
-        _ terminalMappingData: [UInt8], nonce: [UInt8], run: PACERun, context: inout CardContext
+        _ terminalMappingData: [UInt8], nonce: Secret, run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
         let terminalKey = try PACEHandler.terminalData { try steps.publicKey(terminalMappingData) }
         let mappingKey = try steps.mappingKeyPair(try privateKey(.mapping, steps.group))
         let generator = try PACEHandler.terminalData {
-            try steps.mapGenerator(nonce: nonce, mappingKey: mappingKey, peerMappingKey: terminalKey)
+            try nonce.withBytes {
+                try steps.mapGenerator(nonce: $0, mappingKey: mappingKey, peerMappingKey: terminalKey)
+            }
         }
+        nonce.wipe()
         var next = run
         next.stage = .mapped(generator: generator)
         context.session.protocolState[PACERun.key] = next
@@ -131,9 +138,10 @@ struct PACEHandler: CardCommandHandler {
         }
         let ephemeralKey = try steps.ephemeralKeyPair(try privateKey(.keyAgreement, steps.group), generator: generator)
         // Rejects a terminal key equal to the card's (TR-03110-2, 3.2.1).
-        let secret = try PACEHandler.terminalData {
+        var secret = try PACEHandler.terminalData {
             try steps.sharedSecret(ephemeralKey: ephemeralKey, peerEphemeralKey: terminalKey)
         }
+        defer { Secret.zero(&secret) }
         var next = run
         next.stage = .keyAgreed(
             ephemeralKey: ephemeralKey, terminalKey: terminalKey, keys: try steps.sessionKeys(sharedSecret: secret))
@@ -146,10 +154,14 @@ struct PACEHandler: CardCommandHandler {
         run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
-        guard try steps.verifyAuthenticationToken(token, macKey: keys.mac, over: ephemeralKey.publicKey) else {
+        let tokenIsRight = try keys.withMACKey {
+            try steps.verifyAuthenticationToken(token, macKey: $0, over: ephemeralKey.publicKey)
+        }
+        guard tokenIsRight else {
+            keys.wipe()
             throw CardError.statusWord(context.passwords.recordAttempt(run.password, succeeded: false).statusWord)
         }
-        let chipToken = try steps.authenticationToken(macKey: keys.mac, over: terminalKey)
+        let chipToken = try keys.withMACKey { try steps.authenticationToken(macKey: $0, over: terminalKey) }
         _ = context.passwords.recordAttempt(run.password, succeeded: true)
         context.session.authenticatedPassword = run.password
         if run.password == .can { context.session.canVerified = true }

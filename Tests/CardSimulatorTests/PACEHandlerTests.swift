@@ -80,10 +80,22 @@ import Testing
 
     @Test func eachRunUsesAFreshNonceAndKeys() throws {
         let channel = SimulatedCardChannel()
-        let first = try pace(channel, .can("500540")).result
-        let second = try pace(channel, .can("500540")).result
+        // Both secure messaging channels stay open: a closed one has wiped its keys.
+        let (first, firstChannel) = try pace(channel, .can("500540"))
+        let (second, secondChannel) = try pace(channel, .can("500540"))
+        #expect(!first.sessionKeys.isWiped && !second.sessionKeys.isWiped)
         #expect(first.sessionKeys != second.sessionKeys)
         #expect(first.chipEphemeralPublicKey != second.chipEphemeralPublicKey)
+        withExtendedLifetime((firstChannel, secondChannel)) {}
+    }
+
+    /// The PACE result and its secure messaging channel share one set of keys: ending the
+    /// session wipes them for both.
+    @Test func closingTheSessionWipesTheResultsKeys() throws {
+        let (result, secure) = try pace(SimulatedCardChannel(), .can("500540"))
+        #expect(!result.sessionKeys.isWiped)
+        secure.close()
+        #expect(result.sessionKeys.isWiped)
     }
 
     // MARK: wrong passwords and the PIN rules
