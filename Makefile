@@ -5,8 +5,13 @@ PREFIX ?= /usr/local
 SWIFT ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 E2E_DIR ?= $(CURDIR)/.build-e2e
 ENV := Tests/Support/pcsc-env.sh
+# Release binaries carry the Swift runtime (standard library, FoundationEssentials, Dispatch)
+# statically, so they run on machines without the Swift toolchain (see `make deb`), and no
+# $ORIGIN run path (they look for libraries only where the system keeps them).
+RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
+DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deps test unit-test demo bench install uninstall completions clean
+.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions clean
 
 all: build
 
@@ -17,12 +22,25 @@ build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build -c release
+	$(RELEASE)
 
-# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim.
+# The Debian package of eid and eid-sim (stripped), the man page and the completions: $(DEB_DIR)/eid_*.deb
+deb: release
+	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
+	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
+	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
+
+# The packaged eid runs with the Swift toolchain hidden (part of `make test`).
+deb-test: deb
+	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)"
+
+# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
+# an independent terminal for eid-sim (Debian's python3 for python3-websockets).
 test: build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
+	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
+	$(MAKE) deb-test
 
 # Unit tests only (no pcscd needed).
 unit-test: build
@@ -32,7 +50,9 @@ demo: build
 	@$(ENV) run $(E2E_DIR) Tests/Support/demo.sh "$$($(SWIFT) build --show-bin-path)"
 
 bench: release
-	@$(ENV) run $(E2E_DIR) python3 Tests/Support/bench.py "$$($(SWIFT) build -c release --show-bin-path)"
+	@[ -x /usr/bin/time ] || { echo "bench: installing time (GNU time measures peak RSS)"; \
+	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends time >/dev/null; }
+	@$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/bench.py "$$($(RELEASE) --show-bin-path)"
 
 # Regenerates the shell completions from the argument parser (a test keeps them in step).
 completions: build
@@ -42,7 +62,7 @@ completions: build
 	"$$bin/eid" --generate-completion-script fish > completions/eid.fish
 
 install: release
-	bin="$$($(SWIFT) build -c release --show-bin-path)"; \
+	bin="$$($(RELEASE) --show-bin-path)"; \
 	install -D -m 755 "$$bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid"; \
 	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"
 	install -D -m 644 man/eid.1 "$(DESTDIR)$(PREFIX)/share/man/man1/eid.1"
@@ -58,4 +78,4 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/eid.fish"
 
 clean:
-	rm -rf .build .build-e2e
+	rm -rf .build .build-e2e $(DEB_DIR)

@@ -1,7 +1,8 @@
 import CardAccess
 
-/// The card's files: the master file with EF.CardAccess and EF.CardSecurity, and the eID
-/// application (a DF selected by its AID) that will hold the data groups.
+/// The card's files, laid out like an nPA's: the master file with EF.DIR (the list of
+/// applications), EF.ATR/INFO, EF.CardAccess and EF.CardSecurity, and the ePass, eID and eSign
+/// applications (DFs selected by their AIDs; their files are not simulated yet).
 public struct CardFileSystem: Equatable, Sendable {
     /// Who may read a file.
     public enum ReadAccess: Equatable, Sendable {
@@ -61,13 +62,18 @@ public struct CardFileSystem: Equatable, Sendable {
         self.init(dedicatedFiles: [
             DedicatedFile(applicationID: nil, files: [
                 ElementaryFile(
+                    fileID: CardApplication.directoryFileID, shortFileID: CardApplication.directoryShortFileID,
+                    content: CardApplication.directory()),
+                ElementaryFile(
+                    fileID: AnswerToResetInformation.fileID, shortFileID: AnswerToResetInformation.shortFileID,
+                    content: AnswerToResetInformation.content),
+                ElementaryFile(
                     fileID: EIDFile.cardAccess, shortFileID: EIDFile.cardAccessShortID, content: cardAccess),
                 ElementaryFile(
                     fileID: EIDFile.cardSecurity, shortFileID: EIDFile.cardSecurityShortID, content: cardSecurity,
                     readAccess: .afterPACE),
             ]),
-            DedicatedFile(applicationID: EIDFile.eIDApplicationID, files: []),
-        ])
+        ] + CardApplication.all.map { DedicatedFile(applicationID: $0, files: []) })
     }
 
     public func dedicatedFile(applicationID: [UInt8]) -> Int? {

@@ -1,5 +1,5 @@
 import CardAccess
-import Foundation
+import FoundationEssentials
 
 /// The simulated card's settings: the same fields as `eid-sim`'s options, read from a JSON
 /// file (`--profile`) and overridden by options. Every field is optional in the file; the
@@ -78,7 +78,7 @@ public struct CardProfile: Equatable, Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw CardProfileError.unreadable(source: path, reason: (error as NSError).localizedDescription)
+            throw CardProfileError.unreadable(source: path, reason: readFailure(error))
         }
         return try decode(data, source: path)
     }
@@ -140,14 +140,42 @@ public struct CardProfile: Equatable, Sendable {
         return profile
     }
 
-    /// The profile as JSON (all fields, `pin` resolved).
+    private static func readFailure(_ error: Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?: return "no such file"
+        case .fileReadNoPermission?: return "permission denied"
+        default: return "the file cannot be read"
+        }
+    }
+
+    /// The profile as JSON (all fields, `pin` resolved, keys sorted).
     public func jsonData() -> Data {
-        var fields: [String: Any] = [
-            "pin": effectivePIN, "can": can, "puk": puk, "pinRetries": pinRetries, "transportPIN": transportPIN,
-            "deactivated": deactivated, "pukUsesLeft": pukUsesLeft,
-        ]
-        if let cardAccess { fields["cardAccess"] = cardAccess.hexString }
-        return (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .prettyPrinted])) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return (try? encoder.encode(Fields(self))) ?? Data()
+    }
+
+    /// The JSON form of a profile: the documented field names.
+    private struct Fields: Encodable {
+        let pin: String
+        let can: String
+        let puk: String
+        let pinRetries: Int
+        let transportPIN: Bool
+        let deactivated: Bool
+        let pukUsesLeft: Int
+        let cardAccess: String?
+
+        init(_ profile: CardProfile) {
+            pin = profile.effectivePIN
+            can = profile.can
+            puk = profile.puk
+            pinRetries = profile.pinRetries
+            transportPIN = profile.transportPIN
+            deactivated = profile.deactivated
+            pukUsesLeft = profile.pukUsesLeft
+            cardAccess = profile.cardAccess?.hexString
+        }
     }
 }
 

@@ -3,7 +3,8 @@ import CardAccess
 /// MSE (22). Phase 1 knows Set AT for PACE (P1P2 C1 A4); Set AT for TA (81 A4) and CA (41 A4)
 /// come with those protocols. Other P1P2 → 6A86.
 ///
-/// Set AT for PACE: data objects 80 (protocol OID), 83 (password reference, one byte), optional
+/// Set AT for PACE without any data → 6700, as on the eID card: AusweisApp2 sends exactly that,
+/// unprotected, to end a PACE channel. Otherwise data objects 80 (protocol OID), 83 (password reference, one byte), optional
 /// 84 (domain parameter id) and 7F4C (CHAT: 06 OID and 53 rights), each at most once. Broken
 /// TLV, a missing/duplicate/unknown object, a CHAT without 06 and 53 → 6A80; an OID the card
 /// does not offer for PACE → 6A80; a password reference other than 01...04 → 6A88. Then the
@@ -18,6 +19,7 @@ struct ManageSecurityEnvironmentHandler: CardCommandHandler {
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
         guard command.p1 == 0xC1 && command.p2 == 0xA4 else { throw CardError.statusWord(.incorrectParameters) }
+        guard !command.data.isEmpty else { throw CardError.statusWord(.wrongLength) }
         let setup = try parsePACESetup(command.data)
         context.session.paceSetup = setup
         context.session.protocolState[PACERun.key] = nil  // a new PACE starts at step 1

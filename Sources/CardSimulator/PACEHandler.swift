@@ -9,7 +9,8 @@ import EIDCrypto
 /// 1. 7C{} → 7C{80 z}: first the password rules (`PasswordState.refusal`); a refused password
 ///    ends the run here with the refusal's status word, as the card answers it instead of a
 ///    nonce: 63C1 for the suspended PIN without PACE with the CAN in this card session, 6983
-///    for the blocked PIN and for the inoperative PUK, 6A88 for the MRZ (this card has none).
+///    for the blocked PIN, 6A88 for the MRZ (this card has none). (An inoperative PUK is not
+///    refused here: the unblock refuses it.)
 ///    Otherwise a fresh random nonce s, z = E(K_π, s) with K_π from the stored password.
 /// 2. 7C{81 PK_PCD,map} → 7C{82 PK_PICC,map}; both sides map G~ = s · G + H.
 /// 3. 7C{83 PK_PCD} → 7C{84 PK_PICC} on G~; a terminal key equal to the card's is rejected.
@@ -99,22 +100,29 @@ struct PACEHandler: CardCommandHandler {
         guard let password = PACEHandler.password(setup.password, in: context.passwords) else {
             throw CardError.statusWord(.referenceDataNotFound)
         }
-        let nonce = try steps.randomNonce()
-        let encrypted = try steps.encryptNonce(nonce, passwordKey: try steps.passwordKey(password))
+        var nonce = try steps.randomNonce()
+        var passwordKey = try steps.passwordKey(password)
+        defer { Secret.zero(&passwordKey) }
+        let encrypted = try steps.encryptNonce(nonce, passwordKey: passwordKey)
+        // The run keeps s in zeroing storage until step 2 (or the run's end) drops it.
         context.session.protocolState[PACERun.key] = PACERun(
-            steps: steps, password: setup.password, hasCHAT: setup.chat != nil, stage: .nonceSent(nonce: nonce))
+            steps: steps, password: setup.password, hasCHAT: setup.chat != nil,
+            stage: .nonceSent(nonce: Secret(consuming: &nonce)))
         return PACEHandler.answer([TLV(tag: Tag.encryptedNonce, value: encrypted)])
     }
 
     private func map(
-        _ terminalMappingData: [UInt8], nonce: [UInt8], run: PACERun, context: inout CardContext
+        _ terminalMappingData: [UInt8], nonce: Secret, run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
         let terminalKey = try PACEHandler.terminalData { try steps.publicKey(terminalMappingData) }
         let mappingKey = try steps.mappingKeyPair(try privateKey(.mapping, steps.group))
         let generator = try PACEHandler.terminalData {
-            try steps.mapGenerator(nonce: nonce, mappingKey: mappingKey, peerMappingKey: terminalKey)
+            try nonce.withBytes {
+                try steps.mapGenerator(nonce: $0, mappingKey: mappingKey, peerMappingKey: terminalKey)
+            }
         }
+        nonce.wipe()
         var next = run
         next.stage = .mapped(generator: generator)
         context.session.protocolState[PACERun.key] = next
@@ -130,9 +138,10 @@ struct PACEHandler: CardCommandHandler {
         }
         let ephemeralKey = try steps.ephemeralKeyPair(try privateKey(.keyAgreement, steps.group), generator: generator)
         // Rejects a terminal key equal to the card's (TR-03110-2, 3.2.1).
-        let secret = try PACEHandler.terminalData {
+        var secret = try PACEHandler.terminalData {
             try steps.sharedSecret(ephemeralKey: ephemeralKey, peerEphemeralKey: terminalKey)
         }
+        defer { Secret.zero(&secret) }
         var next = run
         next.stage = .keyAgreed(
             ephemeralKey: ephemeralKey, terminalKey: terminalKey, keys: try steps.sessionKeys(sharedSecret: secret))
@@ -145,10 +154,14 @@ struct PACEHandler: CardCommandHandler {
         run: PACERun, context: inout CardContext
     ) throws -> ResponseAPDU {
         let steps = run.steps
-        guard try steps.verifyAuthenticationToken(token, macKey: keys.mac, over: ephemeralKey.publicKey) else {
+        let tokenIsRight = try keys.withMACKey {
+            try steps.verifyAuthenticationToken(token, macKey: $0, over: ephemeralKey.publicKey)
+        }
+        guard tokenIsRight else {
+            keys.wipe()
             throw CardError.statusWord(context.passwords.recordAttempt(run.password, succeeded: false).statusWord)
         }
-        let chipToken = try steps.authenticationToken(macKey: keys.mac, over: terminalKey)
+        let chipToken = try keys.withMACKey { try steps.authenticationToken(macKey: $0, over: terminalKey) }
         _ = context.passwords.recordAttempt(run.password, succeeded: true)
         context.session.authenticatedPassword = run.password
         if run.password == .can { context.session.canVerified = true }

@@ -1,3 +1,4 @@
+import CardAccess
 import EAC
 import EIDCrypto
 
@@ -8,8 +9,8 @@ struct PACERun: Sendable, CustomStringConvertible {
     static let key = "PACE"
 
     enum Stage: Sendable {
-        /// Step 1 answered: the nonce s the terminal now has encrypted.
-        case nonceSent(nonce: [UInt8])
+        /// Step 1 answered: the nonce s the terminal now has encrypted, zeroed when dropped.
+        case nonceSent(nonce: Secret)
         /// Step 2 answered: the mapped generator G~.
         case mapped(generator: ECPoint)
         /// Step 3 answered: the card's ephemeral key pair, the terminal's ephemeral public

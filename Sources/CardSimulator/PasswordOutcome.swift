@@ -10,7 +10,10 @@ public enum PasswordOutcome: Equatable, Sendable, CustomStringConvertible {
     case suspended
     /// 6983: the PIN's retry counter is 0; only the PUK unblocks it.
     case blocked
-    /// 6983: the PUK has been used 10 times and cannot unblock the PIN any more.
+    /// 6982: the PUK has been used 10 times and cannot unblock the PIN any more. PACE with it
+    /// still works; RESET RETRY COUNTER is what the card refuses, with "security status not
+    /// satisfied" (what AusweisApp2 reads as an inoperative PUK; its SDK says a client can learn
+    /// this only after entering the right PUK).
     case inoperative
     /// 6A88: the card has no such password (MRZ).
     case notAvailable
@@ -23,7 +26,8 @@ public enum PasswordOutcome: Equatable, Sendable, CustomStringConvertible {
         case .wrongPassword(let n?): return .retriesLeft(n)
         case .wrongPassword(nil): return .authenticationFailed
         case .suspended: return .retriesLeft(1)
-        case .blocked, .inoperative: return .authenticationMethodBlocked
+        case .blocked: return .authenticationMethodBlocked
+        case .inoperative: return .securityStatusNotSatisfied
         case .notAvailable: return .referenceDataNotFound
         case .invalidNewPIN: return .wrongData
         }

@@ -17,8 +17,9 @@ import CardAccess
 ///   still verifies (the card refuses the eID application later, not the PIN).
 /// - CAN: no counter. MRZ: this card has no MRZ password (PACE with it is not available).
 /// - PUK: a wrong PUK changes nothing (6300). Each unblock (RESET RETRY COUNTER after PACE with
-///   the PUK) uses one of `pukUsesLeft` (10 on a new card). At 0 the PUK is inoperative:
-///   PACE with the PUK and the unblock answer 6983.
+///   the PUK) uses one of `pukUsesLeft` (10 on a new card). At 0 the PUK is inoperative: PACE
+///   with it still succeeds (a wrong one still gets 6300), and the unblock answers 6982, as on a
+///   real card (so a terminal learns it only after the right PUK).
 public struct PasswordState: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
     /// The password references of MSE:Set AT (data object 83) and PACE.
     public enum Reference: UInt8, Sendable, CaseIterable, CustomStringConvertible {
@@ -88,7 +89,7 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
             if pinRetryCounter == 1 && !canVerifiedInSession { return .suspended }
             return nil
         case .puk:
-            return pukUsesLeft == 0 ? .inoperative : nil
+            return nil  // an inoperative PUK is refused by the unblock, not by PACE
         }
     }
 
@@ -126,7 +127,7 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
     }
 
     /// RESET RETRY COUNTER P1=03 (after PACE with the PUK): the PIN's counter back to 3, using
-    /// one PUK use; 6983 (inoperative) when none are left.
+    /// one PUK use; 6982 (inoperative) when none are left.
     public mutating func unblockPIN() -> PasswordOutcome {
         guard pukUsesLeft > 0 else { return .inoperative }
         pukUsesLeft -= 1

@@ -4,7 +4,7 @@ import CardAccess
 /// - P1 02, data = the new PIN as ASCII digits: change PIN; needs PACE with the PIN (or the
 ///   transport PIN) in this session, else 6982. A new PIN that is not 6 digits → 6A80.
 /// - P1 03, no data: unblock; needs PACE with the PUK in this session, else 6982. Once the PUK
-///   has been used 10 times → 6983 (inoperative).
+///   has been used 10 times → 6982 as well (inoperative: the PUK no longer gives the right).
 /// Other P1/P2 → 6A86. These commands arrive under the secure messaging of that PACE; the
 /// dispatcher has removed it before this handler runs. A plain command ends secure messaging
 /// and with it `authenticatedPassword`, so sent unprotected they get 6982.

@@ -1,15 +1,18 @@
 import CardAccess
 
-/// SELECT (A4), without response data (P2 = 0C, as the eID card and its terminals use it):
+/// SELECT (A4):
 /// - P1 00: the MF (data 3F00 or empty) or an EF of the current DF by file identifier;
 /// - P1 02: an EF of the current DF by file identifier;
-/// - P1 04: an application by AID (the eID application).
+/// - P1 04: an application by AID (eID, ePass or eSign; see `CardApplication`).
+/// P2 0C (no response data) for all of them, as the eID card and its terminals use it; P2 00
+/// (return the FCI) for an application, answered with its FCI template (6F with the DF name 84).
 /// Unknown file or application → 6A82; other P1/P2 → 6A86; a data field of the wrong length → 6700.
 struct SelectHandler: CardCommandHandler {
     let instruction: UInt8 = 0xA4
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
-        guard command.p2 == 0x0C else { throw CardError.statusWord(.incorrectParameters) }
+        let returnsFCI = command.p1 == 0x04 && command.p2 == 0x00
+        guard command.p2 == 0x0C || returnsFCI else { throw CardError.statusWord(.incorrectParameters) }
         let fs = context.fileSystem
         var selection = context.session.selection
         switch command.p1 {
@@ -37,6 +40,10 @@ struct SelectHandler: CardCommandHandler {
             throw CardError.statusWord(.incorrectParameters)
         }
         context.session.selection = selection
+        if returnsFCI {
+            let fci = CardApplication.fileControlInformation(command.data)
+            return ResponseAPDU(data: Array(fci.prefix(command.ne ?? fci.count)), statusWord: .success)
+        }
         return ResponseAPDU(statusWord: .success)
     }
 }

@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 
 /// A `CardChannel` straight into a `SimulatedEIDCard`, for in-process use (the client's
 /// reader named "Simulator"). Powers the card on when created; counts transmitted APDUs.
@@ -7,7 +6,7 @@ public final class SimulatedCardChannel: CardChannel, @unchecked Sendable {
     public static let readerName = "Simulator"
 
     public let card: SimulatedEIDCard
-    private let lock = NSLock()
+    private let lock = Lock()
     private var count = 0
 
     public init(card: SimulatedEIDCard = SimulatedEIDCard()) {

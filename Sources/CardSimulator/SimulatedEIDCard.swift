@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 
 /// A software eID card: it processes command APDU bytes and answers response bytes like an
 /// nPA, with the persistent state of a card (passwords, counters, files) and the state of one
@@ -22,7 +21,7 @@ public final class SimulatedEIDCard: @unchecked Sendable {
 
     public let atr: [UInt8]
 
-    private let lock = NSLock()
+    private let lock = Lock()
     private var context: CardContext
     private var handlers: [UInt8: any CardCommandHandler] = [:]
     private var powered = false

@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,7 @@
 import CardAccess
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Plugs a `SimulatedEIDCard` into vpcd, the virtual reader driver of vsmartcard inside pcscd.
 /// The card is the TCP client. Each message either way is a 2-byte big-endian length and a
@@ -28,7 +30,7 @@ public final class VPCDConnection: @unchecked Sendable {
     public let card: SimulatedEIDCard
     public let retry: RetryPolicy
     private let onEvent: @Sendable (VPCDEvent) -> Void
-    private let lock = NSLock()
+    private let lock = Lock()
     private var stopRequested = false
     /// For tests only: after this many command APDUs the card stops answering (it stays in
     /// the reader and keeps the connection), as a hung reader or card would.
@@ -118,7 +120,7 @@ public final class VPCDConnection: @unchecked Sendable {
         while !isStopped {
             let left = end.remaining
             if left <= 0 { return }
-            Thread.sleep(forTimeInterval: min(left, 0.05))
+            usleep(UInt32(min(left, 0.05) * 1_000_000))
         }
     }
 

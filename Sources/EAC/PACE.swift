@@ -6,7 +6,7 @@ import EIDCrypto
 /// mapping and AES. Runs over a plain channel; `establishSecureMessaging()` returns the
 /// `SecureMessaging` channel wrapping it.
 ///
-///     let pace = try PACE(channel: reader, paceInfo: cardAccess.paceInfos[0], password: .pin("123456"))
+///     let pace = try PACE(channel: reader, paceInfo: cardAccess.runnablePACEInfo(), password: .pin("123456"))
 ///     let (result, secure) = try pace.establishSecureMessaging()
 public final class PACE {
     public let channel: CardChannel
@@ -27,13 +27,15 @@ public final class PACE {
         self.keySource = keySource
     }
 
-    /// PACE as a PACEInfo of EF.CardAccess describes it (standardized domain parameters only).
+    /// PACE as a PACEInfo of EF.CardAccess describes it (standardized domain parameters only;
+    /// `SecurityInfos.runnablePACEInfo()` picks one eid can run).
     public convenience init(
         channel: CardChannel, paceInfo: PACEInfo, password: PACEPassword, chat: [UInt8]? = nil,
         keySource: PACEKeySource = RandomPACEKeySource()
     ) throws {
         guard let proto = paceInfo.paceProtocol else { throw PACEError.unsupportedProtocol(paceInfo.protocol) }
         guard let id = paceInfo.parameterID else { throw PACEError.unsupportedDomainParameter(nil) }
+        guard id < PACEInfo.firstProprietaryParameterID else { throw PACEError.proprietaryDomainParameters(id) }
         try self.init(
             channel: channel, protocol: proto, domainParameterID: id, password: password, chat: chat,
             keySource: keySource)
@@ -119,16 +121,25 @@ public final class PACE {
         )
         guard let chipEphemeral = r3[Tag.chipEphemeralPublicKey], let chipKey = try? steps.publicKey(chipEphemeral)
         else { throw PACEError.malformedResponse(step: 3) }
-        let secret = try steps.sharedSecret(ephemeralKey: ephemeralKey, peerEphemeralKey: chipKey)
-        let keys = try steps.sessionKeys(sharedSecret: secret)
+        var secret = try steps.sharedSecret(ephemeralKey: ephemeralKey, peerEphemeralKey: chipKey)
+        let keys: SessionKeys
+        do {
+            defer { Secret.zero(&secret) }
+            keys = try steps.sessionKeys(sharedSecret: secret)
+        }
 
-        // Step 4: mutual authentication.
-        let token = try steps.authenticationToken(macKey: keys.mac, over: chipKey)
+        // Step 4: mutual authentication. A failed run wipes the keys it derived.
+        var succeeded = false
+        defer { if !succeeded { keys.wipe() } }
+        let token = try keys.withMACKey { try steps.authenticationToken(macKey: $0, over: chipKey) }
         let r4 = try exchange(step: 4, DynamicAuthenticationData([TLV(tag: Tag.terminalToken, value: token)]))
         guard let chipToken = r4[Tag.chipToken] else { throw PACEError.malformedResponse(step: 4) }
-        guard try steps.verifyAuthenticationToken(chipToken, macKey: keys.mac, over: ephemeralKey.publicKey) else {
-            throw PACEError.tokenMismatch
-        }
+        guard
+            try keys.withMACKey({
+                try steps.verifyAuthenticationToken(chipToken, macKey: $0, over: ephemeralKey.publicKey)
+            })
+        else { throw PACEError.tokenMismatch }
+        succeeded = true
         let car = { (tag: UInt32) in r4[tag].map { String(decoding: $0, as: UTF8.self) } }
         return PACEResult(
             protocol: steps.protocol, sessionKeys: keys, idPICC: chipKey.x, chipEphemeralPublicKey: chipKey.encoded,

@@ -9,6 +9,11 @@ public enum PACEError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The domain parameter id names no supported elliptic curve (nil: the PACEInfo gives no
     /// standardized domain parameter id).
     case unsupportedDomainParameter(Int?)
+    /// The PACEInfo names proprietary domain parameters (id 32 and up, described by a
+    /// PACEDomainParameterInfo), which eid does not run.
+    case proprietaryDomainParameters(Int)
+    /// No PACEInfo of the card's EF.CardAccess is one eid can run; `offered` lists them all.
+    case noRunnablePACE(offered: [PACEInfo])
     /// MSE:Set AT was refused with this status word (9000, 63Cx and 6283 are not failures).
     case setAuthenticationTemplateFailed(StatusWord)
     /// General Authenticate step `step` was answered with this status word. A wrong password
@@ -42,6 +47,16 @@ public enum PACEError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unsupportedProtocol(let oid): return "PACE protocol \(oid) is not supported"
         case .unsupportedDomainParameter(let id):
             return "PACE domain parameter \(id.map(String.init) ?? "(explicit)") is not supported"
+        case .proprietaryDomainParameters(let id):
+            return "the card's PACE uses proprietary domain parameters \(id), which eid cannot run"
+        case .noRunnablePACE(let offered):
+            guard !offered.isEmpty else { return "the card offers no PACE protocol (no PACEInfo in EF.CardAccess)" }
+            let list = offered.map { info in
+                let name = info.protocol.name ?? info.protocol.dotted
+                let parameters = info.parameterID.map { " with domain parameters \($0)" } ?? ""
+                return "\(name)\(parameters): \(info.whyNotRunnable ?? "runnable")"
+            }
+            return "eid cannot run any PACE variant the card offers: " + list.joined(separator: "; ")
         case .setAuthenticationTemplateFailed(let sw): return "MSE:Set AT for PACE failed: \(sw)"
         case .generalAuthenticateFailed(let step, let sw): return "PACE step \(step) failed: the card answered \(sw)"
         case .malformedResponse(let step): return "the card's answer to PACE step \(step) is malformed"

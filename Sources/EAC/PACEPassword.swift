@@ -29,7 +29,6 @@ public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugString
         self.secret = secret
     }
 
-
     /// The card access number (6 digits on the card's front).
     public static func can(_ digits: String) -> PACEPassword { PACEPassword(type: .can, secret: Array(digits.utf8)) }
     /// The eID PIN (6 digits; 5 for the transport PIN, which is also type `.pin`).

@@ -3,7 +3,9 @@ import CardAccess
 /// What a successful PACE run yields (BSI TR-03110-2, 3.2; TR-03110-3, B.1).
 public struct PACEResult: Sendable {
     public let `protocol`: PACEProtocol
-    /// KSenc and KSmac for secure messaging.
+    /// KSenc and KSmac for secure messaging: the same object the `SecureMessaging` channel of
+    /// `establishSecureMessaging()` runs with, so closing that channel wipes them here too; they
+    /// are wiped at the latest when the last holder lets go.
     public let sessionKeys: SessionKeys
     /// ID_PICC: the x-coordinate of the card's ephemeral public key (TR-03110-3, A.3.5),
     /// needed by Terminal Authentication.

@@ -82,11 +82,13 @@ public struct PACESteps: Sendable {
         return try ephemeralKey.sharedSecret(with: peerEphemeralKey)
     }
 
-    /// KSenc = KDF_enc(K), KSmac = KDF_mac(K) (TR-03110-3, A.2.3).
+    /// KSenc = KDF_enc(K), KSmac = KDF_mac(K) (TR-03110-3, A.2.3). The derived arrays move
+    /// into the keys' zeroing storage; the caller wipes K.
     public func sessionKeys(sharedSecret: [UInt8]) throws -> SessionKeys {
-        SessionKeys(
-            encryption: try KDF.derive(secret: sharedSecret, counter: .encryption, keyLength: keyLength),
-            mac: try KDF.derive(secret: sharedSecret, counter: .mac, keyLength: keyLength))
+        var encryption = try KDF.derive(secret: sharedSecret, counter: .encryption, keyLength: keyLength)
+        defer { Cleanse.zero(&encryption) }
+        var mac = try KDF.derive(secret: sharedSecret, counter: .mac, keyLength: keyLength)
+        return SessionKeys(consumingEncryption: &encryption, mac: &mac)
     }
 
     // MARK: step 4, authentication tokens

@@ -4,7 +4,8 @@ import EIDCrypto
 /// A `CardChannel` that protects every command and unprotects every response with AES secure
 /// messaging (BSI TR-03110-3, appendix F; ICAO 9303-11, 9.8) over another channel. Any error
 /// (bad MAC, an unprotected answer, a transport failure) closes the channel for good: later
-/// transmits throw `SecureMessagingError.channelClosed`.
+/// transmits throw `SecureMessagingError.channelClosed`. Closing (by an error, `close()`, or
+/// the channel going away) wipes the session keys.
 public final class SecureMessaging: CardChannel {
     public let underlying: CardChannel
     private var session: SecureMessagingSession
@@ -33,13 +34,13 @@ public final class SecureMessaging: CardChannel {
             }
             return try session.unprotect(response)
         } catch let e as SecureMessagingError {
-            isClosed = true
+            close()
             throw e
         } catch let e as CryptoError {
-            isClosed = true
+            close()
             throw SecureMessagingError.crypto(e)
         } catch {
-            isClosed = true
+            close()
             throw error
         }
     }
@@ -49,6 +50,14 @@ public final class SecureMessaging: CardChannel {
         session.restart(keys: keys)
     }
 
-    /// Ends secure messaging; later transmits fail.
-    public func close() { isClosed = true }
+    /// The keys the session runs with (wiped once the channel is closed).
+    public var keys: SessionKeys { session.keys }
+
+    /// Ends secure messaging and wipes the session keys; later transmits fail.
+    public func close() {
+        isClosed = true
+        session.keys.wipe()
+    }
+
+    deinit { session.keys.wipe() }
 }

@@ -12,6 +12,9 @@ public enum SecureMessagingError: Error, Equatable, Sendable, CustomStringConver
     /// The protected response or command does not have the data objects it must have.
     case malformedResponse
     case malformedCommand
+    /// The status word protected in DO'99 is not the plain status word of the response: the
+    /// plain one was changed on the way.
+    case statusWordMismatch(protected: StatusWord, plain: StatusWord)
     /// The cryptographic checksum (DO'8E) is wrong.
     case macMismatch
     /// The encrypted data (DO'87) does not decrypt to correctly padded data.
@@ -29,6 +32,8 @@ public enum SecureMessagingError: Error, Equatable, Sendable, CustomStringConver
         case .responseNotProtected(let sw): return "the card answered without secure messaging: \(sw)"
         case .malformedResponse: return "malformed secure messaging response"
         case .malformedCommand: return "malformed secure messaging command"
+        case .statusWordMismatch(let protected, let plain):
+            return "the secure messaging status word \(protected) differs from the plain status word \(plain)"
         case .macMismatch: return "secure messaging MAC mismatch"
         case .decryptionFailed: return "secure messaging data does not decrypt"
         case .commandTooLong: return "the protected command is too long for the channel"

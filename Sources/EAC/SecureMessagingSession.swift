@@ -13,6 +13,12 @@ import EIDCrypto
 ///   RESET RETRY COUNTER with P1 03 is MACed over SSC || pad(header), with no second padding
 ///   block, as real cards and AusweisApp do), and M for a response is pad(DO'87 || DO'99).
 ///   DO'97 carries Le, DO'99 the status word.
+///
+/// Received data objects are read strictly, in the order TR-03110-3 F and ICAO 9303-11 9.8.5
+/// give: a command is [87] [97] 8E, a response [87] 99 8E; a missing DO'8E or DO'99, any other
+/// object, a duplicate, a different order or bytes after DO'8E make it malformed. The MAC is
+/// checked over the received bytes before DO'8E exactly as they came (a long-form length is
+/// not re-encoded), and a response's DO'99 must equal its plain status word.
 public struct SecureMessagingSession: Sendable {
     public private(set) var keys: SessionKeys
     /// The send sequence counter, 16 bytes.
@@ -53,27 +59,18 @@ public struct SecureMessagingSession: Sendable {
     public mutating func unprotect(_ response: ResponseAPDU) throws -> ResponseAPDU {
         incrementSSC()
         guard !response.data.isEmpty else { throw SecureMessagingError.responseNotProtected(response.statusWord) }
-        let objects: [TLV]
-        do { objects = try TLV.parseAll(response.data) } catch { throw SecureMessagingError.malformedResponse }
-        guard let macObject = objects.last, macObject.tag == 0x8E else { throw SecureMessagingError.malformedResponse }
-        let covered = objects.dropLast()
-        var seen = Set<UInt32>()
-        for o in covered {
-            guard [0x87, 0x99].contains(o.tag), seen.insert(o.tag).inserted else {
-                throw SecureMessagingError.malformedResponse
-            }
-        }
-        guard ConstantTime.equals(macObject.value, try mac(Padding.pad(covered.flatMap(\.bytes)))) else {
+        guard let objects = ProtectedObjects(response.data, order: [0x87, 0x99]), let sw = objects[0x99], sw.count == 2
+        else { throw SecureMessagingError.malformedResponse }
+        guard ConstantTime.equals(objects.mac, try mac(Padding.pad(objects.macCovered))) else {
             throw SecureMessagingError.macMismatch
         }
-        guard let sw = covered.first(where: { $0.tag == 0x99 })?.value, sw.count == 2 else {
-            throw SecureMessagingError.malformedResponse
+        let protectedStatus = StatusWord(sw1: sw[0], sw2: sw[1])
+        guard protectedStatus == response.statusWord else {
+            throw SecureMessagingError.statusWordMismatch(protected: protectedStatus, plain: response.statusWord)
         }
         var data: [UInt8] = []
-        if let cryptogram = covered.first(where: { $0.tag == 0x87 })?.value {
-            data = try decrypt(paddingIndicated: cryptogram)
-        }
-        return ResponseAPDU(data: data, statusWord: StatusWord(sw1: sw[0], sw2: sw[1]))
+        if let cryptogram = objects[0x87] { data = try decrypt(paddingIndicated: cryptogram) }
+        return ResponseAPDU(data: data, statusWord: protectedStatus)
     }
 
     // MARK: card side
@@ -83,23 +80,16 @@ public struct SecureMessagingSession: Sendable {
     public mutating func unprotect(_ command: CommandAPDU) throws -> CommandAPDU {
         incrementSSC()
         guard command.cla & 0x0C == 0x0C else { throw SecureMessagingError.malformedCommand }
-        let objects: [TLV]
-        do { objects = try TLV.parseAll(command.data) } catch { throw SecureMessagingError.malformedCommand }
-        guard let macObject = objects.last, macObject.tag == 0x8E else { throw SecureMessagingError.malformedCommand }
-        let covered = objects.dropLast()
-        var seen = Set<UInt32>()
-        for o in covered {
-            guard [0x87, 0x97].contains(o.tag), seen.insert(o.tag).inserted else {
-                throw SecureMessagingError.malformedCommand
-            }
+        guard let objects = ProtectedObjects(command.data, order: [0x87, 0x97]) else {
+            throw SecureMessagingError.malformedCommand
         }
         let header = [command.cla, command.ins, command.p1, command.p2]
-        let input = Self.commandMACInput(header: header, objects: covered.flatMap(\.bytes))
-        guard ConstantTime.equals(macObject.value, try mac(input)) else {
+        let input = Self.commandMACInput(header: header, objects: objects.macCovered)
+        guard ConstantTime.equals(objects.mac, try mac(input)) else {
             throw SecureMessagingError.macMismatch
         }
         var ne: Int?
-        if let le = covered.first(where: { $0.tag == 0x97 })?.value {
+        if let le = objects[0x97] {
             switch le.count {
             case 1: ne = le[0] == 0 ? 256 : Int(le[0])
             case 2: ne = le == [0, 0] ? 65536 : Int(le[0]) << 8 | Int(le[1])
@@ -107,9 +97,7 @@ public struct SecureMessagingSession: Sendable {
             }
         }
         var data: [UInt8] = []
-        if let cryptogram = covered.first(where: { $0.tag == 0x87 })?.value {
-            data = try decrypt(paddingIndicated: cryptogram)
-        }
+        if let cryptogram = objects[0x87] { data = try decrypt(paddingIndicated: cryptogram) }
         guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.malformedCommand }
         return CommandAPDU(
             cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
@@ -129,7 +117,9 @@ public struct SecureMessagingSession: Sendable {
     // MARK: shared
 
     /// Starts over with new keys and SSC 0 (after Chip Authentication, TR-03110-3 F.3).
+    /// The old keys are wiped.
     public mutating func restart(keys: SessionKeys) {
+        if self.keys !== keys { self.keys.wipe() }
         self.keys = keys
         ssc = [UInt8](repeating: 0, count: ssc.count)
     }
@@ -141,10 +131,15 @@ public struct SecureMessagingSession: Sendable {
         }
     }
 
-    /// E(KSenc, pad(data)) with IV = E(KSenc, SSC).
+    /// E(KSenc, pad(data)) with IV = E(KSenc, SSC). The padded plaintext (a new PIN, say) is
+    /// wiped once encrypted.
     func encrypt(_ data: [UInt8]) throws -> [UInt8] {
-        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
-        return try AES.encryptCBC(key: keys.encryption, iv: iv, data: Padding.pad(data))
+        var padded = Padding.pad(data)
+        defer { Cleanse.zero(&padded) }
+        return try keys.withEncryptionKey { key in
+            let iv = try AES.encryptBlock(key: key, block: ssc)
+            return try AES.encryptCBC(key: key, iv: iv, data: padded)
+        }
     }
 
     /// Decrypts the value of DO'87 (padding indicator 01, then whole blocks) and unpads it.
@@ -152,8 +147,12 @@ public struct SecureMessagingSession: Sendable {
         guard value.count > 1, value[0] == 0x01, (value.count - 1) % AES.blockSize == 0 else {
             throw SecureMessagingError.decryptionFailed
         }
-        let iv = try AES.encryptBlock(key: keys.encryption, block: ssc)
-        let plain = try AES.decryptCBC(key: keys.encryption, iv: iv, data: Array(value.dropFirst()))
+        var plain = try keys.withEncryptionKey { key in
+            let iv = try AES.encryptBlock(key: key, block: ssc)
+            return try AES.decryptCBC(key: key, iv: iv, data: Array(value.dropFirst()))
+        }
+        // The padded plaintext is wiped; only the unpadded copy goes to the caller.
+        defer { Cleanse.zero(&plain) }
         do { return try Padding.unpad(plain) } catch { throw SecureMessagingError.decryptionFailed }
     }
 
@@ -166,6 +165,6 @@ public struct SecureMessagingSession: Sendable {
 
     /// CMAC(KSmac, SSC || input)[:8]; `input` is already padded to whole blocks.
     func mac(_ input: [UInt8]) throws -> [UInt8] {
-        Array(try CMAC.aes(key: keys.mac, message: ssc + input).prefix(8))
+        try keys.withMACKey { key in Array(try CMAC.aes(key: key, message: ssc + input).prefix(8)) }
     }
 }

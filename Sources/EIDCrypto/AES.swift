@@ -73,6 +73,8 @@ public enum AES {
                 return EVP_CipherFinal_ex(ctx, o.baseAddress! + Int(written), &final) == 1
             }
         }
+        // When decrypting, `out` holds plaintext (a nonce, a PIN): only the returned copy survives.
+        defer { Cleanse.zero(&out) }
         guard ok else { throw CryptoError.openSSL(function: "EVP_CipherUpdate/Final") }
         return Array(out.prefix(Int(written + final)))
     }

@@ -34,7 +34,8 @@ final class BigNumber {
     func compare(_ other: BigNumber) -> Int32 { BN_cmp(handle, other.handle) }
 }
 
-/// A BN_CTX scratch area for one computation.
+/// A BN_CTX scratch area for one computation. Its temporaries can hold secret intermediates
+/// (of d · P, say); BN_CTX_free clears every BIGNUM of its pool with BN_clear_free.
 final class BigNumberContext {
     let handle: OpaquePointer
 

@@ -32,6 +32,8 @@ public enum Digest: String, CaseIterable, Sendable {
         let ok = data.withUnsafeBufferPointer { d in
             out.withUnsafeMutableBufferPointer { EVP_Digest(d.baseAddress, d.count, $0.baseAddress, &length, md, nil) }
         }
+        // The digest may be key material (the KDF): only the returned copy survives.
+        defer { Cleanse.zero(&out) }
         guard ok == 1, Int(length) == outputSize else { throw CryptoError.openSSL(function: "EVP_Digest") }
         return Array(out.prefix(Int(length)))
     }

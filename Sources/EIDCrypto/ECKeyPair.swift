@@ -15,7 +15,9 @@ public final class ECPrivateKey: @unchecked Sendable {
 
     /// A fresh random private key.
     public convenience init(randomIn group: ECGroup) throws {
-        try self.init(group: group, scalar: try group.randomScalar())
+        var scalar = try group.randomScalar()
+        defer { Cleanse.zero(&scalar) }
+        try self.init(group: group, scalar: scalar)
     }
 
     /// The scalar, `group.orderSize` bytes big-endian (for a software card's key store).

@@ -1,7 +1,8 @@
 import COpenSSL
 
 /// A point on an elliptic curve group other than the point at infinity (OpenSSL EC_POINT).
-/// Immutable; every operation returns a new point. Decoding checks that the point lies on the
+/// Points can be secret (the mapping's H, a shared point): every EC_POINT is freed with
+/// EC_POINT_clear_free. Immutable; every operation returns a new point. Decoding checks that the point lies on the
 /// curve, so an `ECPoint` received from a peer is always a valid group element
 /// (BSI TR-03110-3, A.2.2.3 public key validation; all supported curves have cofactor 1).
 public final class ECPoint: Equatable, @unchecked Sendable {
@@ -27,7 +28,7 @@ public final class ECPoint: Equatable, @unchecked Sendable {
             EC_POINT_is_at_infinity(group.handle, point) == 0,
             EC_POINT_is_on_curve(group.handle, point, ctx.handle) == 1
         else {
-            EC_POINT_free(point)
+            EC_POINT_clear_free(point)
             ERR_clear_error()
             throw CryptoError.invalidPoint
         }
@@ -43,7 +44,7 @@ public final class ECPoint: Equatable, @unchecked Sendable {
         try self.init(group: group, encoded: [0x04] + pad(x) + pad(y))
     }
 
-    deinit { EC_POINT_free(handle) }
+    deinit { EC_POINT_clear_free(handle) }
 
     /// The uncompressed encoding 04 || X || Y, each coordinate `group.fieldSize` bytes.
     public var encoded: [UInt8] {
@@ -57,10 +58,19 @@ public final class ECPoint: Equatable, @unchecked Sendable {
     }
 
     /// The affine x-coordinate, `group.fieldSize` bytes (e.g. ID_PICC, or a shared secret K).
-    public var x: [UInt8] { Array(encoded.dropFirst().prefix(group.fieldSize)) }
+    /// The full encoding it is cut from is wiped: for a shared point it holds the secret.
+    public var x: [UInt8] {
+        var all = encoded
+        defer { Cleanse.zero(&all) }
+        return Array(all.dropFirst().prefix(group.fieldSize))
+    }
 
     /// The affine y-coordinate, `group.fieldSize` bytes.
-    public var y: [UInt8] { Array(encoded.dropFirst(1 + group.fieldSize)) }
+    public var y: [UInt8] {
+        var all = encoded
+        defer { Cleanse.zero(&all) }
+        return Array(all.dropFirst(1 + group.fieldSize))
+    }
 
     /// self + other. Throws `pointAtInfinity` when the sum is the point at infinity (other = -self).
     public func adding(_ other: ECPoint) throws -> ECPoint {
@@ -68,7 +78,7 @@ public final class ECPoint: Equatable, @unchecked Sendable {
         guard let r = EC_POINT_new(group.handle) else { throw CryptoError.openSSL(function: "EC_POINT_new") }
         let ctx = try BigNumberContext()
         guard EC_POINT_add(group.handle, r, handle, other.handle, ctx.handle) == 1 else {
-            EC_POINT_free(r)
+            EC_POINT_clear_free(r)
             throw CryptoError.openSSL(function: "EC_POINT_add")
         }
         return try finite(r)
@@ -91,7 +101,7 @@ public final class ECPoint: Equatable, @unchecked Sendable {
     func multiplied(by k: BigNumber, context ctx: BigNumberContext) throws -> ECPoint {
         guard let r = EC_POINT_new(group.handle) else { throw CryptoError.openSSL(function: "EC_POINT_new") }
         guard EC_POINT_mul(group.handle, r, nil, handle, k.handle, ctx.handle) == 1 else {
-            EC_POINT_free(r)
+            EC_POINT_clear_free(r)
             throw CryptoError.openSSL(function: "EC_POINT_mul")
         }
         return try finite(r)
@@ -99,7 +109,7 @@ public final class ECPoint: Equatable, @unchecked Sendable {
 
     private func finite(_ r: OpaquePointer) throws -> ECPoint {
         guard EC_POINT_is_at_infinity(group.handle, r) == 0 else {
-            EC_POINT_free(r)
+            EC_POINT_clear_free(r)
             throw CryptoError.pointAtInfinity
         }
         return ECPoint(group: group, owning: r)

@@ -25,7 +25,11 @@ public enum KDF {
         default: throw CryptoError.invalidKeyLength(keyLength)
         }
         let c = counter.rawValue
-        let input = secret + nonce + [UInt8(c >> 24), UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)]
-        return Array(try digest.hash(input).prefix(keyLength))
+        // secret || nonce || counter and its full digest are as secret as the key: wipe both.
+        var input = secret + nonce + [UInt8(c >> 24), UInt8(c >> 16 & 0xFF), UInt8(c >> 8 & 0xFF), UInt8(c & 0xFF)]
+        defer { Cleanse.zero(&input) }
+        var keyData = try digest.hash(input)
+        defer { Cleanse.zero(&keyData) }
+        return Array(keyData.prefix(keyLength))
     }
 }

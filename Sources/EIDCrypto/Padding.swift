@@ -2,12 +2,16 @@
 /// 0x80 followed by the fewest 0x00 bytes that fill the last block.
 public enum Padding {
     /// `data` || 80 || 00...00, a multiple of `blockSize` long (always at least one byte added).
+    /// The result is built in one allocation, so a secret being padded leaves no stray copy
+    /// in a buffer that grew.
     public static func pad(_ data: [UInt8], blockSize: Int = AES.blockSize) -> [UInt8] {
-        var out = data
-        out.append(0x80)
-        let rest = out.count % blockSize
-        if rest != 0 { out += [UInt8](repeating: 0, count: blockSize - rest) }
-        return out
+        let length = (data.count / blockSize + 1) * blockSize
+        return [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            for i in 0..<data.count { buffer[i] = data[i] }
+            buffer[data.count] = 0x80
+            for i in (data.count + 1)..<length { buffer[i] = 0 }
+            count = length
+        }
     }
 
     /// Removes the padding strictly: the input must be a non-empty multiple of `blockSize`, and

@@ -1,5 +1,5 @@
 import CardAccess
-import Foundation
+import FoundationEssentials
 
 /// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
 public enum SDKCommand {
@@ -41,27 +41,28 @@ public enum SDKCommand {
     /// without a string "cmd" gives `.invalid`, an unknown name `.unknownCommand`; these are
     /// the SDK messages to answer with.
     public static func parse(_ line: [UInt8]) -> Parsed {
-        let object: Any
+        let object: CommandObject
         do {
-            object = try JSONSerialization.jsonObject(with: Data(line), options: [])
-        } catch {
-            return .rejected(.invalid(error: describe(error)))
-        }
-        guard let dict = object as? [String: Any] else {
+            object = try JSONDecoder().decode(CommandObject.self, from: Data(line))
+        } catch DecodingError.typeMismatch {
             return .rejected(.invalid(error: "a command must be a JSON object"))
+        } catch {
+            // The decoder's own text may quote the line, and the line may hold a PIN: never
+            // pass it on.
+            return .rejected(.invalid(error: "the line is not valid JSON"))
         }
-        guard let cmd = dict["cmd"] else { return .rejected(.invalid(error: "Command cannot be undefined")) }
-        guard let name = cmd as? String else { return .rejected(.invalid(error: "Invalid command")) }
+        guard let cmd = object.cmd else { return .rejected(.invalid(error: "Command cannot be undefined")) }
+        guard case .string(let name) = cmd else { return .rejected(.invalid(error: "Invalid command")) }
         guard knownNames.contains(name) else { return .rejected(.unknownCommand(name)) }
         if let kind = SecretKind(commandName: name) {
-            return .command(.setSecret(kind, value: (dict["value"] as? String).map(Secret.init)))
+            return .command(.setSecret(kind, value: object.value?.string.map(Secret.init)))
         }
         switch name {
         case "CANCEL": return .command(.cancel)
         case "ACCEPT": return .command(.accept)
         case "GET_INFO": return .command(.getInfo)
         case "GET_READER_LIST": return .command(.getReaderList)
-        case "GET_READER": return .command(.getReader(name: dict["name"] as? String))
+        case "GET_READER": return .command(.getReader(name: object.name?.string))
         case "RUN_CHANGE_PIN": return .command(.runChangePIN)
         default: return .command(.other(name: name))
         }
@@ -73,14 +74,37 @@ public enum SDKCommand {
         case rejected(SDKMessage)
     }
 
-    private static func describe(_ error: Error) -> String {
-        // The parser's own text may quote the line, and the line may hold a PIN: say where,
-        // never what.
-        let ns = error as NSError
-        if let offset = ns.userInfo["NSJSONSerializationErrorIndex"] as? Int {
-            return "the line is not valid JSON (offset: \(offset))"
+    /// The members of a command object that eid reads; any other member is ignored.
+    private struct CommandObject: Decodable {
+        let cmd: Member?
+        let value: Member?
+        let name: Member?
+
+        enum CodingKeys: String, CodingKey { case cmd, value, name }
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            // A member that is present, even as null, is not "undefined".
+            cmd = c.contains(.cmd) ? try c.decode(Member.self, forKey: .cmd) : nil
+            value = c.contains(.value) ? try c.decode(Member.self, forKey: .value) : nil
+            name = c.contains(.name) ? try c.decode(Member.self, forKey: .name) : nil
         }
-        return "the line is not valid JSON"
+    }
+
+    /// A member's value: a string, or anything else (which eid treats as a wrong form).
+    private enum Member: Decodable {
+        case string(String)
+        case other
+
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            self = (try? c.decode(String.self)).map(Member.string) ?? .other
+        }
+
+        var string: String? {
+            if case .string(let s) = self { return s }
+            return nil
+        }
     }
 }
 

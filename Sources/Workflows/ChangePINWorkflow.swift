@@ -1,6 +1,5 @@
 import CardAccess
 import EAC
-import Foundation
 import SDK
 
 /// RUN_CHANGE_PIN: replace the transport PIN or change the PIN, asking for exactly what the
@@ -218,7 +217,11 @@ public final class ChangePINWorkflow {
                             show(3)
                             continue
                         }
-                        if sw == .authenticationMethodBlocked || sw == .referenceDataNotUsable {
+                        // A real card answers 6982 right after PACE with the PUK when the PUK
+                        // is used up (AusweisApp2 reads it so); 6983/6984 from other cards.
+                        if sw == .securityStatusNotSatisfied || sw == .authenticationMethodBlocked
+                            || sw == .referenceDataNotUsable
+                        {
                             show(0, inoperative: true)
                             peer.send(.enterPUK(reader: reader))
                             return .pukInoperative

@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 
 /// Several providers seen as one: the PC/SC readers and the in-process simulator.
 public final class CombinedReaderProvider: CardReaderProvider {

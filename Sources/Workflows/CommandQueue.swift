@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 import SDK
 
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
@@ -8,7 +7,7 @@ import SDK
 /// UNKNOWN_COMMAND), and so are CANCEL, which also jumps the queue, GET_INFO, and the
 /// questions `answer` knows (GET_READER, GET_READER_LIST), which the SDK allows in any state.
 public final class CommandQueue: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var queue: [SDKCommand] = []
     private var ended = false
     private var cancelled = false
@@ -85,7 +84,7 @@ public final class CommandQueue: @unchecked Sendable {
             if ended { return .endOfInput }
             if deadline.hasPassed { return .timedOut }
             // Wake at least every half second to look at the monotonic deadline.
-            _ = condition.wait(until: Date(timeIntervalSinceNow: min(0.5, deadline.remaining)))
+            condition.wait(seconds: min(0.5, deadline.remaining))
         }
     }
 }

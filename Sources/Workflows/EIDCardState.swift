@@ -16,8 +16,9 @@ public enum EIDCardState {
         return presence(forMSEStatus: try channel.transmit(command).statusWord)
     }
 
-    /// The PACEInfo of the card's EF.CardAccess that eid can run (the first supported one), or
-    /// nil when the card has no readable EF.CardAccess with a supported PACEInfo.
+    /// The PACEInfo of the card's EF.CardAccess that eid can run (the first one,
+    /// `SecurityInfos.runnablePACEInfo()`), or nil when the card has no readable EF.CardAccess
+    /// with a PACEInfo eid can run.
     public static func paceInfo(_ channel: CardChannel) throws -> PACEInfo? {
         let content: [UInt8]
         do {
@@ -26,7 +27,7 @@ public enum EIDCardState {
             return nil
         }
         guard let infos = try? SecurityInfos(efCardAccess: content) else { return nil }
-        return infos.paceInfos.first { $0.paceProtocol?.isSupported == true && $0.parameterID != nil }
+        return try? infos.runnablePACEInfo()
     }
 
     /// The card state a status word of MSE:Set AT (PIN) stands for.

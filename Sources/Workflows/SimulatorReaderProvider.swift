@@ -1,6 +1,8 @@
 import CardAccess
 import CardSimulator
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The reader named "Simulator": the software eID card in process, always present. Its PIN
 /// state lives as long as the provider.

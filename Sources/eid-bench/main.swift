@@ -14,7 +14,7 @@ func cpuSeconds() -> Double {
 let runs = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 50
 let channel = SimulatedCardChannel(card: SimulatedEIDCard())
 let cardAccess = try channel.readFile(shortFileID: EIDFile.cardAccessShortID)
-guard let paceInfo = try SecurityInfos(efCardAccess: cardAccess).paceInfos.first else {
+guard let paceInfo = try? SecurityInfos(efCardAccess: cardAccess).runnablePACEInfo() else {
     fatalError("the software card has no PACEInfo")
 }
 var times: [Double] = []

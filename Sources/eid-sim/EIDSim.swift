@@ -2,7 +2,9 @@ import ArgumentParser
 import CardAccess
 import CardSimulator
 import Dispatch
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// `eid-sim`: the software eID card, plugged into pcscd through vpcd.
 @main
@@ -119,5 +121,5 @@ struct EIDSim: ParsableCommand {
 
 /// One line on standard error, written at once (trace lines come from several threads).
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    StandardStream.error.write(line + "\n")
 }

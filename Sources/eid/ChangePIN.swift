@@ -1,8 +1,11 @@
 import ArgumentParser
-import Foundation
+import Dispatch
 import PCSC
 import SDK
 import Workflows
+#if canImport(Glibc)
+import Glibc
+#endif
 
 struct ChangePIN: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import Foundation
+import CardAccess
 import SDK
 import Workflows
 
@@ -6,22 +6,22 @@ import Workflows
 /// from the workflow thread and replies from the input thread never interleave.
 final class Console: @unchecked Sendable {
     static let shared = Console()
-    private let lock = NSLock()
+    private let lock = Lock()
 
     /// A line for a person. Every human line goes through here or `err`, escaped, so that a
     /// reader name or other outside text with control characters cannot act on the terminal.
-    func out(_ line: String) { write(TerminalSafeText.escaped(line), to: .standardOutput) }
+    func out(_ line: String) { write(TerminalSafeText.escaped(line), to: .output) }
 
-    func err(_ line: String) { write(TerminalSafeText.escaped(line), to: .standardError) }
+    func err(_ line: String) { write(TerminalSafeText.escaped(line), to: .error) }
 
     /// Prints one SDK message as one JSON line (raw: the JSON encoder escapes it).
-    func json(_ message: SDKMessage) { write(message.jsonLine, to: .standardOutput) }
+    func json(_ message: SDKMessage) { write(message.jsonLine, to: .output) }
 
-    private func write(_ line: String, to handle: FileHandle) {
+    /// A terminal that hung up (SIGHUP) or a closed pipe does not end eid here (StandardStream
+    /// gives up quietly): the workflow must still wipe its secrets and reset the card.
+    private func write(_ line: String, to stream: StandardStream) {
         lock.lock()
         defer { lock.unlock() }
-        // A terminal that hung up (SIGHUP) or a closed pipe must not end eid here: the workflow
-        // still has to wipe its secrets and reset the card.
-        try? handle.write(contentsOf: Data((line + "\n").utf8))
+        stream.write(line + "\n")
     }
 }

@@ -1,7 +1,9 @@
 import CardAccess
-import Foundation
 import SDK
 import Workflows
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Joins an output (JSON lines, or sentences) and an input (JSON commands on standard input, or
 /// prompts on the terminal) into the peer a workflow talks to.
@@ -67,7 +69,7 @@ final class StandardInputReader: @unchecked Sendable {
 
     func start() {
         let queue = self.queue
-        let thread = Thread {
+        DetachedThread.start {
             let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: StandardInputReader.maximumLineLength)
             let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
             line.initialize(repeating: 0)
@@ -114,6 +116,5 @@ final class StandardInputReader: @unchecked Sendable {
             if count > 0 || overflow { deliver() }
             queue.finish()
         }
-        thread.start()
     }
 }

@@ -1,11 +1,11 @@
-import Foundation
+import CardAccess
 import SDK
 import Workflows
 
 /// What a running workflow last said about its readers, so that GET_READER and
 /// GET_READER_LIST can be answered at any time without touching a card the workflow holds.
 final class ReaderBoard: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var known: [String: ReaderInfo] = [:]
 
     /// Remembers the reader a message describes.

@@ -1,10 +1,13 @@
 import Dispatch
-import Foundation
+import CardAccess
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Turns stop signals (SIGINT and SIGTERM; SIGQUIT and SIGHUP too where eid may be holding a
 /// secret) into a flag and a callback, so long waits end cleanly.
 final class StopSignal: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var sources: [DispatchSourceSignal] = []
     private let numbers: [Int32]
     private var stopped: Int32?
@@ -21,7 +24,7 @@ final class StopSignal: @unchecked Sendable {
     init(signals: [Int32] = [SIGINT, SIGTERM], onStop: @escaping @Sendable (Int32) -> Void) {
         numbers = signals
         for sig in signals {
-            Foundation.signal(sig, SIG_IGN)
+            Glibc.signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in
                 guard let self else { return }
@@ -38,6 +41,6 @@ final class StopSignal: @unchecked Sendable {
 
     deinit {
         sources.forEach { $0.cancel() }
-        for sig in numbers { Foundation.signal(sig, SIG_DFL) }
+        for sig in numbers { Glibc.signal(sig, SIG_DFL) }
     }
 }

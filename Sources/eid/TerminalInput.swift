@@ -1,5 +1,4 @@
 import CardAccess
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +19,7 @@ final class TerminalInput: @unchecked Sendable {
     static let maximumLength = 32
 
     private let fd: Int32
-    private let lock = NSLock()
+    private let lock = Lock()
     /// The settings before the prompt, while a prompt is shown.
     private var saved: termios?
     private var prompt: String?

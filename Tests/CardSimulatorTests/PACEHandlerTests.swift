@@ -80,10 +80,22 @@ import Testing
 
     @Test func eachRunUsesAFreshNonceAndKeys() throws {
         let channel = SimulatedCardChannel()
-        let first = try pace(channel, .can("500540")).result
-        let second = try pace(channel, .can("500540")).result
+        // Both secure messaging channels stay open: a closed one has wiped its keys.
+        let (first, firstChannel) = try pace(channel, .can("500540"))
+        let (second, secondChannel) = try pace(channel, .can("500540"))
+        #expect(!first.sessionKeys.isWiped && !second.sessionKeys.isWiped)
         #expect(first.sessionKeys != second.sessionKeys)
         #expect(first.chipEphemeralPublicKey != second.chipEphemeralPublicKey)
+        withExtendedLifetime((firstChannel, secondChannel)) {}
+    }
+
+    /// The PACE result and its secure messaging channel share one set of keys: ending the
+    /// session wipes them for both.
+    @Test func closingTheSessionWipesTheResultsKeys() throws {
+        let (result, secure) = try pace(SimulatedCardChannel(), .can("500540"))
+        #expect(!result.sessionKeys.isWiped)
+        secure.close()
+        #expect(result.sessionKeys.isWiped)
     }
 
     // MARK: wrong passwords and the PIN rules
@@ -165,15 +177,18 @@ import Testing
         let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: CardProfile(pinRetries: 0, pukUsesLeft: 1)))
         let (_, pukSession) = try pace(channel, .puk("9876543210"))
         #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .success)
-        #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .authenticationMethodBlocked)
+        #expect(try pukSession.transmit(Self.unblockPIN).statusWord == .securityStatusNotSatisfied)
         #expect(channel.card.passwords.pukUsesLeft == 0)
-        expectPACEFails(channel, .puk("9876543210"), step: 1, 0x6983)
     }
 
-    @Test func inoperativePUKIsRefusedAtStepOne() {
+    /// As on a real card (and as AusweisApp2 expects): PACE with a used-up PUK succeeds, the
+    /// unblock answers 6982, and the PIN stays blocked.
+    @Test func inoperativePUKIsRefusedByTheUnblock() throws {
         let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: CardProfile(pinRetries: 0, pukUsesLeft: 0)))
-        expectPACEFails(channel, .puk("9876543210"), step: 1, 0x6983)
+        let (_, pukSession) = try pace(channel, .puk("9876543210"))
+        #expect(try pukSession.transmit(Self.unblockPIN).statusWord.rawValue == 0x6982)
         #expect(channel.card.passwords.pinRetryCounter == 0)
+        expectPACEFails(channel, .puk("1111111111"), step: 4, 0x6300)
     }
 
     @Test func mrzIsNotAvailable() {

@@ -49,8 +49,8 @@ import Testing
         state.pinRetryCounter = 0
         #expect(state.unblockPIN() == .inoperative)
         #expect(state.pinRetryCounter == 0)
-        #expect(state.verify(password: .puk, digits: "9876543210") == .inoperative)
-        #expect(PasswordOutcome.inoperative.statusWord.rawValue == 0x6983)
+        #expect(state.verify(password: .puk, digits: "9876543210") == .success)  // PACE still works
+        #expect(PasswordOutcome.inoperative.statusWord.rawValue == 0x6982)
     }
 
     @Test func changePINEndsTransportState() {

@@ -29,7 +29,7 @@ import Testing
         #expect(exchange(card, "00b09c00000400") == cardAccess.hexString + "6282")
         #expect(exchange(card, "00b09c0004") == Array(cardAccess.prefix(4)).hexString + "9000")
         #expect(exchange(card, "00b09c1000") == Array(cardAccess.dropFirst(16)).hexString + "9000")
-        #expect(exchange(card, "00b09e0000") == "6a82")  // SFI 1E does not exist
+        #expect(exchange(card, "00b09b0000") == "6a82")  // SFI 1B does not exist
         #expect(exchange(card, "00b0dc0000") == "6a86")  // bits 7-6 of P1 set
         #expect(exchange(card, "00b09c00") == "6700")  // no Le
     }
@@ -119,6 +119,8 @@ import Testing
         #expect(mse(oid + "83") == 0x6A80)  // truncated TLV
         #expect(mse(oid + "830103" + "7f4c03530100") == 0x6A80)  // CHAT without OID
         #expect(card.withContext { $0.session.paceSetup } == nil)
+        // No data at all (AusweisApp2's way to end a PACE channel): wrong length, as a real nPA.
+        #expect(status(card, "0022c1a4") == 0x6700)
         #expect(mse(oid + "830103" + "7f4c0e060904007f00070301020253010f") == 0x9000)
         #expect(card.withContext { $0.session.paceSetup?.chat?.count } == 17)
         #expect(mse(oid + "830102" + "84010d") == 0x9000)
@@ -199,10 +201,10 @@ import Testing
         #expect(status(card, "002c0202") == 0x6A86)
     }
 
-    @Test func pukInoperativeAnswers6983() {
+    @Test func pukInoperativeAnswers6982() {
         let card = poweredCard(CardProfile(pinRetries: 0, pukUsesLeft: 0))
         card.withContext { $0.session.authenticatedPassword = .puk }
-        #expect(status(card, "002c0303") == 0x6983)
+        #expect(status(card, "002c0303") == 0x6982)
     }
 
     @Test func traceShowsInstructionAndStatusWordOnly() {

@@ -82,6 +82,41 @@ import Testing
         }
     }
 
+    @Test func anInvalidLineIsNeverQuoted() {
+        for line in [#"{"cmd":"SET_PIN","value":"918273"#, #"{"cmd":"SET_PIN","value":918273x}"#, #"918273"#] {
+            guard case .rejected(.invalid(let error)) = parse(line) else {
+                Issue.record("not INVALID: \(line)")
+                continue
+            }
+            #expect(!error.contains("918273") && !error.contains("9182"), "\(error)")
+        }
+    }
+
+    @Test func shapesOfCommandMembers() {
+        guard case .rejected(.invalid(error: "a command must be a JSON object")) = parse("[1,2]") else {
+            Issue.record("an array is not a command")
+            return
+        }
+        guard case .rejected(.invalid(error: "Invalid command")) = parse(#"{"cmd":null}"#) else {
+            Issue.record("a null cmd is not undefined")
+            return
+        }
+        guard case .command(.setSecret(.pin, nil)) = parse(#"{"cmd":"SET_PIN","value":null}"#) else {
+            Issue.record("a null value is no value")
+            return
+        }
+        guard case .command(.getReader(name: "Virtual PCD 00 00")) = parse(
+            #"{"name":"Virtual PCD 00 00","extra":{"a":[1,2]},"cmd":"GET_READER"}"#)
+        else {
+            Issue.record("members in any order, unknown members ignored")
+            return
+        }
+        guard case .command(.getReader(name: nil)) = parse(#"{"cmd":"GET_READER","name":7}"#) else {
+            Issue.record("a name that is not a string is no name")
+            return
+        }
+    }
+
     @Test func unknownNamesAreCaseSensitive() {
         guard case .rejected(.unknownCommand("get_INFo")) = parse(#"{"cmd":"get_INFo"}"#) else {
             Issue.record("expected UNKNOWN_COMMAND")

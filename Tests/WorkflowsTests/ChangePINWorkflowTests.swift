@@ -86,9 +86,11 @@ import Testing
         ])
     }
 
-    @Test func inoperativePUKEndsTheWorkflow() {
+    @Test(arguments: [0x6982, 0x6983, 0x6984] as [UInt16])
+    func inoperativePUKEndsTheWorkflow(unblockStatus: UInt16) {
         let card = FakePINCard()
         card.pukUses = 0
+        card.inoperativePUKStatus = StatusWord(rawValue: unblockStatus)
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: card)
         #expect(outcome == .pukInoperative)
         let puks = peer.messages.compactMap { m -> ReaderInfo? in if case .enterPUK(nil, let r) = m { return r } else { return nil } }

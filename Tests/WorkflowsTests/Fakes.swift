@@ -63,6 +63,8 @@ class FakePINCard: PINManagementCard {
     var pin = "123456", can = "500540", puk = "9876543210"
     var counter = 3
     var pukUses = 10
+    /// What the unblock answers once the PUK is used up: 6982 on the nPA.
+    var inoperativePUKStatus = StatusWord.securityStatusNotSatisfied
     var canInSession = false
     var established: PACEPasswordType?
     var changedTo: String?
@@ -106,7 +108,7 @@ class FakePINCard: PINManagementCard {
     func unblockPIN() throws -> StatusWord {
         operations.append("unblock")
         guard established == .puk else { return .securityStatusNotSatisfied }
-        guard pukUses > 0 else { return .authenticationMethodBlocked }
+        guard pukUses > 0 else { return inoperativePUKStatus }
         pukUses -= 1
         counter = 3
         return .success

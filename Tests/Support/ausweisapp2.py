@@ -1,0 +1,213 @@
+"""AusweisApp2 as an independent terminal for eid-sim: started headless against the test pcscd
+(`pcsc-env.sh run`), driven over its WebSocket SDK. Used by ausweisapp2_peer_tests.py (make test)
+and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
+/usr/bin/python3). Facts about running it headless: shared/PEERS.md.
+
+Every wait has a timeout; AusweisApp2 and eid-sim are stopped by PID. Secrets handed to
+`SDKClient.send` are never printed: the transcript shows their values as ***.
+"""
+import asyncio
+import glob
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import websockets
+
+SECRET_COMMANDS = {"SET_PIN", "SET_NEW_PIN", "SET_CAN", "SET_PUK"}
+
+
+class PeerError(Exception):
+    """A peer test step that did not go as expected; the message names the step, never a secret."""
+
+
+def env_readers():
+    """(reader name, vpcd port) pairs of the test pcscd, from pcsc-env.sh's EID_E2E_READERS."""
+    pairs = [entry.split("=") for entry in os.environ["EID_E2E_READERS"].split(";")]
+    return [(name, int(port)) for name, port in pairs]
+
+
+class SoftwareCard:
+    """eid-sim plugged into a vpcd port, with --trace (one line per APDU, no data) to a file."""
+
+    def __init__(self, bin_dir, port, args=()):
+        self.trace = tempfile.NamedTemporaryFile("w+", prefix="eid-sim-trace-", delete=True)
+        self.process = subprocess.Popen(
+            [os.path.join(bin_dir, "eid-sim"), "--vpcd", f"127.0.0.1:{port}", "--trace", *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.trace)
+
+    def apdu_count(self):
+        self.trace.flush()
+        self.trace.seek(0)
+        return sum(1 for line in self.trace if line.startswith("eid-sim: apdu"))
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.trace.close()
+
+
+class AusweisApp2:
+    """One headless AusweisApp2 (`--ui websocket --port 0`) in a scratch directory."""
+
+    START_TIMEOUT = 15.0
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="eid-aa2-")
+        for sub in ("home", "tmp", "xdg"):
+            os.makedirs(os.path.join(self.dir, sub), mode=0o700)
+        env = dict(os.environ, HOME=f"{self.dir}/home", TMPDIR=f"{self.dir}/tmp",
+                   XDG_RUNTIME_DIR=f"{self.dir}/xdg", QT_QPA_PLATFORM="offscreen")
+        if "PCSCLITE_CSOCK_NAME" not in env:
+            raise PeerError("PCSCLITE_CSOCK_NAME is not set: run inside Tests/Support/pcsc-env.sh run")
+        self.output = open(os.path.join(self.dir, "stdout.log"), "w")
+        self.process = subprocess.Popen(
+            ["AusweisApp2", "--ui", "websocket", "--port", "0", "--keep"],
+            env=env, stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
+        self.port = self._wait_for_port()
+
+    def _wait_for_port(self):
+        deadline = time.monotonic() + self.START_TIMEOUT
+        pattern = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise PeerError(f"AusweisApp2 ended at start with status {self.process.returncode}")
+            try:
+                with open(pattern) as f:
+                    text = f.read().strip()
+                if text:
+                    return int(text)
+            except (FileNotFoundError, ValueError):
+                pass
+            time.sleep(0.02)
+        raise PeerError(f"AusweisApp2 wrote no port file within {self.START_TIMEOUT:.0f} s")
+
+    @property
+    def url(self):
+        return f"ws://127.0.0.1:{self.port}/eID-Kernel"
+
+    def log_path(self):
+        logs = glob.glob(os.path.join(self.dir, "tmp", "AusweisApp2.*.log"))
+        return logs[0] if logs else None
+
+    def log_size(self):
+        path = self.log_path()
+        return os.path.getsize(path) if path else 0
+
+    def log_since(self, offset, secrets=()):
+        """Its log (with every APDU) from `offset` on, each of `secrets` replaced by ***, in ASCII
+        and in hex (as digits would stand in a command APDU)."""
+        path = self.log_path()
+        if not path:
+            return "(no AusweisApp2 log)"
+        with open(path, errors="replace") as f:
+            f.seek(offset)
+            text = f.read()
+        for secret in sorted(secrets, key=len, reverse=True):
+            text = text.replace(secret, "***").replace(secret.encode().hex(), "***")
+        return text
+
+    def stop(self):
+        """Stops it by its PID (TERM, then KILL) and removes the scratch directory."""
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=5)
+        self.output.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class SDKClient:
+    """The WebSocket SDK connection: send commands, take messages, each with a timeout.
+    Keeps a transcript (secrets masked) and the monotonic time of every message and command."""
+
+    def __init__(self, ws):
+        self.ws = ws
+        self.transcript = []
+        self.last_sent = {}
+
+    @classmethod
+    async def connect(cls, url, timeout=10.0):
+        ws = await asyncio.wait_for(websockets.connect(url, open_timeout=timeout), timeout)
+        return cls(ws)
+
+    async def send(self, cmd, **fields):
+        message = {"cmd": cmd, **fields}
+        shown = {k: ("***" if cmd in SECRET_COMMANDS and k == "value" else v) for k, v in message.items()}
+        self.transcript.append("> " + json.dumps(shown))
+        self.last_sent[cmd] = time.monotonic()
+        await self.ws.send(json.dumps(message))
+
+    async def receive(self, timeout):
+        try:
+            text = await asyncio.wait_for(self.ws.recv(), timeout)
+        except asyncio.TimeoutError:
+            raise PeerError(f"no SDK message within {timeout:.0f} s") from None
+        message = json.loads(text)
+        message["_at"] = time.monotonic()
+        self.transcript.append("< " + text)
+        return message
+
+    async def expect(self, name, timeout=15.0, ignore=("READER", "STATUS"), reader=None):
+        """The next message that is not in `ignore` (nor a READER about another reader than
+        `reader`); it must be `name`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PeerError(f"no {name} within {timeout:.0f} s")
+            message = await self.receive(left)
+            if message.get("msg") in ignore and message.get("msg") != name:
+                continue
+            if message.get("msg") == "READER" and reader and message.get("name") != reader:
+                continue
+            if message.get("msg") != name:
+                raise PeerError(f"expected {name}, got {message.get('msg')}: {strip(message)}")
+            return message
+
+    async def expect_nothing(self, seconds, ignore=("READER", "STATUS")):
+        """No message but those in `ignore` for `seconds`."""
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = await self.receive(left)
+            except PeerError:
+                return
+            if message.get("msg") not in ignore:
+                raise PeerError(f"expected no message for {seconds} s, got {strip(message)}")
+
+    async def wait_for_reader(self, reader, has_card, timeout=15.0):
+        """Polls GET_READER until `reader`'s card is present (an eID card) or absent."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            await self.send("GET_READER", name=reader)
+            poll_end = min(deadline, time.monotonic() + 0.25)
+            while time.monotonic() < poll_end:
+                try:
+                    message = await self.receive(max(0.01, poll_end - time.monotonic()))
+                except PeerError:
+                    break
+                if message.get("msg") == "READER" and message.get("name") == reader:
+                    if (message.get("card") is not None) == has_card:
+                        return message
+            await asyncio.sleep(max(0.0, poll_end - time.monotonic()))
+        raise PeerError(f"reader {reader}: card {'not seen' if has_card else 'still seen'} within {timeout:.0f} s")
+
+    async def close(self):
+        await self.ws.close()
+
+
+def strip(message):
+    return {k: v for k, v in message.items() if not k.startswith("_")}
+
