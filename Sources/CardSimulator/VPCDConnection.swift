@@ -32,6 +32,10 @@ public final class VPCDConnection: @unchecked Sendable {
     private let onEvent: @Sendable (VPCDEvent) -> Void
     private let lock = Lock()
     private var stopRequested = false
+    /// For tests only: after this many command APDUs the card stops answering (it stays in
+    /// the reader and keeps the connection), as a hung reader or card would.
+    public var stallAfter: Int?
+    private var commandsAnswered = 0
 
     public init(
         endpoint: VPCDEndpoint = .default, card: SimulatedEIDCard, retry: RetryPolicy = RetryPolicy(),
@@ -96,6 +100,8 @@ public final class VPCDConnection: @unchecked Sendable {
                 default: onEvent(.unknownControlCode(payload[0]))
                 }
             } else if payload.count > 1 {
+                if let stallAfter, commandsAnswered >= stallAfter { continue }
+                commandsAnswered += 1
                 var response = card.respond(to: payload)
                 // A card without power does not answer, and a frame holds at most 65535 bytes;
                 // vpcd expects some answer: "no precise diagnosis".

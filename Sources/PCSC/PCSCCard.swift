@@ -1,18 +1,36 @@
 import CPCSC
 import CardAccess
+import Dispatch
 
 /// A connected card: a `CardChannel` over SCardTransmit.
+///
+/// SCardTransmit has no timeout of its own, and pcsc-lite holds the connection's context locked
+/// while it waits, so a reader (or a software card) that stops answering would hang eid for
+/// good. Each card therefore has a PC/SC context of its own, and every transmit runs on the
+/// card's worker queue while the caller waits at most `transmitTimeout` seconds. When that
+/// passes, the connection is given up: `CardError.timeout` is thrown, and neither the handle
+/// nor its context is touched again (the blocked call keeps them; the process ending, or pcscd
+/// when the reader comes back, cleans up). No other connection shares that context, so the
+/// rest of eid goes on working.
 public final class PCSCCard: CardChannel {
     let handle: SCARDHANDLE
+    /// The context this connection alone uses (released with it, or left alone when hung).
+    let context: SCARDCONTEXT
     let protocolT1: Bool
     public let reader: String
     private var connected = true
+    private let worker = DispatchQueue(label: "eid.pcsc.transmit")
+
+    /// Seconds one APDU may take. An eID card answers every command eid sends in well under a
+    /// second; a reader that needs more than this is not answering.
+    public var transmitTimeout: Double = 10
 
     /// Number of APDUs transmitted, for diagnostics and benchmarks.
     public private(set) var transmitCount = 0
 
-    init(handle: SCARDHANDLE, protocolT1: Bool, reader: String) {
+    init(handle: SCARDHANDLE, context: SCARDCONTEXT, protocolT1: Bool, reader: String) {
         self.handle = handle
+        self.context = context
         self.protocolT1 = protocolT1
         self.reader = reader
     }
@@ -23,21 +41,42 @@ public final class PCSCCard: CardChannel {
     /// (the eID card does).
     public var supportsExtendedLength: Bool { protocolT1 }
 
+    /// The result of one SCardTransmit, handed from the worker to the waiting caller.
+    private final class Exchange: @unchecked Sendable {
+        var rv: LONG = 0
+        var response: [UInt8] = []
+        let done = DispatchSemaphore(value: 0)
+    }
+
     public func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
         guard connected else { throw CardError.transportFailed("the connection to the card is closed") }
         let bytes = command.bytes
-        var out = [UInt8](repeating: 0, count: Int(cpcsc_max_buffer_size_extended()))
-        var length = DWORD(out.count)
-        let pci = protocolT1 ? cpcsc_pci_t1() : cpcsc_pci_t0()
+        let exchange = Exchange()
+        let handle = self.handle
+        let t1 = protocolT1
         transmitCount += 1
-        let rv = SCardTransmit(handle, pci, bytes, DWORD(bytes.count), nil, &out, &length)
+        worker.async {
+            let pci = t1 ? cpcsc_pci_t1() : cpcsc_pci_t0()
+            var out = [UInt8](repeating: 0, count: Int(cpcsc_max_buffer_size_extended()))
+            var length = DWORD(out.count)
+            exchange.rv = SCardTransmit(handle, pci, bytes, DWORD(bytes.count), nil, &out, &length)
+            exchange.response = Array(out.prefix(Int(min(length, DWORD(out.count)))))
+            exchange.done.signal()
+        }
+        guard exchange.done.wait(timeout: .now() + transmitTimeout) == .success else {
+            // Given up: the worker stays blocked in pcsc-lite with this handle and context.
+            connected = false
+            abandoned = true
+            throw CardError.timeout
+        }
+        let rv = exchange.rv
         guard rv == SCARD_S_SUCCESS else {
             switch PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardTransmit", reader: reader) {
             case .cardRemoved, .cardReset, .readerUnavailable: throw CardError.cardRemoved
             case let other: throw CardError.transportFailed(other.description)
             }
         }
-        var response = try ResponseAPDU(bytes: Array(out.prefix(Int(length))))
+        var response = try ResponseAPDU(bytes: exchange.response)
         // T=0 and some readers answer 61xx: fetch the rest with GET RESPONSE (at most as much
         // as an extended response holds, so a card that always says "more" cannot loop us).
         var rounds = 0
@@ -52,6 +91,7 @@ public final class PCSCCard: CardChannel {
 
     /// Sends a control code to the reader (SCardControl), e.g. a part 10 feature.
     public func control(code: UInt32, data: [UInt8]) throws -> [UInt8] {
+        guard connected else { throw CardError.transportFailed("the connection to the card is closed") }
         var out = [UInt8](repeating: 0, count: 1024)
         var length: DWORD = 0
         let rv = SCardControl(handle, DWORD(code), data, DWORD(data.count), &out, DWORD(out.count), &length)
@@ -62,8 +102,20 @@ public final class PCSCCard: CardChannel {
     /// Ends the connection; leaves the card as it is (the next program gets it powered), or
     /// resets it so that no security state of this session outlives it.
     public func disconnect(resetCard: Bool = false) {
-        guard connected else { return }
+        guard connected else {
+            if !abandoned && !released {
+                released = true
+                SCardReleaseContext(context)
+            }
+            return
+        }
         connected = false
         SCardDisconnect(handle, DWORD(resetCard ? SCARD_RESET_CARD : SCARD_LEAVE_CARD))
+        released = true
+        SCardReleaseContext(context)
     }
+
+    /// A transmit timed out: the handle and context belong to the blocked call now.
+    private var abandoned = false
+    private var released = false
 }

@@ -93,16 +93,25 @@ public final class PCSCContext {
     /// Connects to the card in `reader` (T=1 preferred, T=0 accepted). An exclusive
     /// connection keeps every other program off the card until it ends: a card session with
     /// secure messaging needs that, since one foreign command ends the card's secure messaging.
+    ///
+    /// The connection gets a PC/SC context of its own, so that a card that stops answering
+    /// (see `PCSCCard.transmitTimeout`) blocks nothing but itself.
     public func connect(reader: String, exclusive: Bool = false) throws -> PCSCCard {
+        var own: SCARDCONTEXT = 0
+        var rv = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &own)
+        guard rv == SCARD_S_SUCCESS else {
+            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardEstablishContext")
+        }
         var card: SCARDHANDLE = 0
         var protocolUsed: DWORD = 0
         let share = exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED
-        let rv = SCardConnect(handle, reader, DWORD(share), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0),
-                              &card, &protocolUsed)
+        rv = SCardConnect(own, reader, DWORD(share), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0), &card, &protocolUsed)
         guard rv == SCARD_S_SUCCESS else {
+            SCardReleaseContext(own)
             throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardConnect", reader: reader)
         }
-        return PCSCCard(handle: card, protocolT1: protocolUsed == DWORD(SCARD_PROTOCOL_T1), reader: reader)
+        return PCSCCard(
+            handle: card, context: own, protocolT1: protocolUsed == DWORD(SCARD_PROTOCOL_T1), reader: reader)
     }
 
     /// The PC/SC part 10 features of `reader`, asked in direct mode (no card needed). A reader

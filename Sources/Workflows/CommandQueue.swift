@@ -33,12 +33,7 @@ public final class CommandQueue: @unchecked Sendable {
         case .rejected(let message):
             reply(message)
         case .command(.cancel):
-            condition.lock()
-            let first = !cancelled
-            cancelled = true
-            condition.broadcast()
-            condition.unlock()
-            if first { onCancel() }
+            cancel()
         case .command(.getInfo):
             reply(.info(VersionInfo(implementationVersion: WorkflowVersion.current)))
         case .command(let command):
@@ -51,6 +46,16 @@ public final class CommandQueue: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// CANCEL, as if it had been read (a stop signal ends the workflow this way).
+    public func cancel() {
+        condition.lock()
+        let first = !cancelled
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+        if first { onCancel() }
     }
 
     /// Marks the end of input.

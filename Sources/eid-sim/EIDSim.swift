@@ -74,11 +74,17 @@ struct EIDSim: ParsableCommand {
     @Flag(help: "Print one line per APDU on stderr: instruction and status word, never data.")
     var trace = false
 
+    @Option(help: ArgumentHelp(
+        "For tests only: stop answering after N command APDUs, as a hung reader would.", valueName: "n",
+        visibility: .hidden))
+    var stallAfter: Int?
+
     func run() throws {
         let cardProfile = try resolvedProfile()
         let card = SimulatedEIDCard(profile: cardProfile)
         if trace { card.onTrace { printError("eid-sim: \($0)") } }
         let connection = VPCDConnection(endpoint: vpcd, card: card, onEvent: { printError("eid-sim: \($0)") })
+        connection.stallAfter = stallAfter
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

@@ -21,17 +21,18 @@ enum CardText {
     /// An aligned table, at most 80 columns wide: reader name (shortened with "…" past 34
     /// characters), whether it has a PIN pad (eid does not use it yet), card.
     static func table(_ entries: [ReaderListing.Entry]) -> [String] {
-        let readers = entries.map(\.info)
-        let nameWidth = min(34, max(6, readers.map { $0.name.count }.max() ?? 0))
+        // Names escaped first (TerminalSafeText), so that the columns line up as printed.
+        let names = entries.map { TerminalSafeText.escaped($0.info.name) }
+        let nameWidth = min(34, max(6, names.map(\.count).max() ?? 0))
         func pad(_ s: String, _ w: Int) -> String {
             let cut = s.count > w ? String(s.prefix(w - 1)) + "…" : s
             return cut + String(repeating: " ", count: max(0, w - cut.count))
         }
         var lines = [pad("READER", nameWidth) + "  PINPAD  CARD"]
-        for e in entries {
+        for (e, name) in zip(entries, names) {
             let r = e.info
             let card = e.cardInUse ? "card in use by another program" : sentence(for: r.card)
-            lines.append(pad(r.name, nameWidth) + "  " + pad(e.hasPINPad ? "yes" : "no", 6) + "  " + card)
+            lines.append(pad(name, nameWidth) + "  " + pad(e.hasPINPad ? "yes" : "no", 6) + "  " + card)
         }
         return lines
     }

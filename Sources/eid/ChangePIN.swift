@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import PCSC
 import SDK
 import Workflows
@@ -36,6 +37,8 @@ struct ChangePIN: ParsableCommand {
     }
 
     func run() throws {
+        // Before any secret is read (or, with --simulator, held by the in-process card).
+        CoreDumps.disable()
         let provider = try options.openProvider()
 
         let stdinIsTerminal = isatty(0) == 1
@@ -48,6 +51,7 @@ struct ChangePIN: ParsableCommand {
             stdinReader = StandardInputReader(queue: queue)
             peer = FacePeer(output: .json, input: .commands(queue))
             peer.observe = board.note
+            installInterruptHandler(terminal: nil, queue: queue, provider: provider)
         } else {
             guard let terminal = TerminalInput() else {
                 Console.shared.err("eid: no terminal to ask for the PIN on; use --json and send SET_PIN commands on standard input")
@@ -55,10 +59,7 @@ struct ChangePIN: ParsableCommand {
             }
             let face = TerminalFace(terminal: terminal)
             peer = FacePeer(output: options.json ? .json : .sentences(face), input: .terminal(face))
-            installInterruptHandler(peer: peer, terminal: terminal, provider: provider)
-        }
-        if stdinReader != nil {
-            installInterruptHandler(peer: peer, terminal: nil, provider: provider)
+            installInterruptHandler(terminal: terminal, queue: nil, provider: provider)
         }
 
         let workflow = ChangePINWorkflow(
@@ -67,6 +68,11 @@ struct ChangePIN: ParsableCommand {
             openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = workflow.runStarting { stdinReader?.start() }
+        if outcome != .changed && interruptHandler?.isStopped == true {
+            // The workflow has cancelled, wiped its secrets and reset the card.
+            if !options.json { Console.shared.err("eid: cancelled; the PIN was not changed") }
+            throw ExitStatus.exit(ExitStatus.interrupted)
+        }
         try finish(outcome)
     }
 
@@ -90,17 +96,35 @@ struct ChangePIN: ParsableCommand {
     }
 }
 
-/// Ctrl-C and SIGTERM: restore the terminal, end the workflow's messages with CHANGE_PIN
-/// (success false) in the JSON face, exit 130.
+/// Ctrl-C, SIGTERM, SIGQUIT and SIGHUP: the terminal is restored at once (echo back on), then
+/// the workflow is cancelled through its own input, so that it wipes its secrets, resets the
+/// card (SCARD_RESET_CARD) and ends with CHANGE_PIN (success false) in the JSON face; eid exits
+/// with 130. Should the workflow not end within `interruptGrace` seconds (an APDU in flight
+/// has a bounded wait of its own, which may be longer), eid exits anyway; pcscd then resets the
+/// card as its connection ends.
+///
+/// SIGTSTP (Ctrl-Z) at a prompt restores the terminal and stops eid; on SIGCONT (fg) echo goes
+/// off again and the prompt is shown again, as sudo and ssh do.
 private var interruptHandler: StopSignal?
+private var suspendHandler: DispatchSourceSignal?
+private let interruptGrace = 3.0
 
-private func installInterruptHandler(peer: FacePeer, terminal: TerminalInput?, provider: CardReaderProvider) {
-    let json: Bool
-    if case .json = peer.output { json = true } else { json = false }
-    interruptHandler = StopSignal { _ in
-        terminal?.restore()
-        terminal?.write("\n")
-        if json { Console.shared.json(.changePIN(success: false)) } else { Console.shared.err("eid: cancelled; the PIN was not changed") }
-        exit(ExitStatus.interrupted)
+private func installInterruptHandler(terminal: TerminalInput?, queue: CommandQueue?, provider: CardReaderProvider) {
+    interruptHandler = StopSignal(signals: [SIGINT, SIGTERM, SIGQUIT, SIGHUP]) { _ in
+        terminal?.interrupt()
+        queue?.cancel()
+        provider.cancelWait()
+        DispatchQueue.global().asyncAfter(deadline: .now() + interruptGrace) {
+            // A command may still be with the card: say only what is known.
+            Console.shared.err("eid: interrupted while the card was busy; `eid readers` shows its PIN state")
+            exit(ExitStatus.interrupted)
+        }
+    }
+    if let terminal {
+        signal(SIGTSTP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGTSTP, queue: .global())
+        source.setEventHandler { terminal.suspend() }
+        source.resume()
+        suspendHandler = source
     }
 }

@@ -48,14 +48,21 @@ final class FacePeer: SDKPeer {
     }
 
     var isCancelled: Bool {
-        if case .commands(let queue) = input { return queue.isCancelled }
-        return false
+        switch input {
+        case .commands(let queue): return queue.isCancelled
+        case .terminal(let face): return face.isInterrupted
+        }
     }
 }
 
-/// Reads standard input on a thread of its own and feeds each line to a command queue; the
-/// line buffers are zeroed after use, since they may hold a PIN.
+/// Reads standard input on a thread of its own and feeds each line to a command queue. The
+/// bytes go through two fixed buffers, allocated once and zeroed after use, since a line may
+/// hold a PIN: nothing grows, so no copy is left behind in freed memory. A line longer than
+/// `maximumLineLength` is answered with INVALID and dropped as a whole.
 final class StandardInputReader: @unchecked Sendable {
+    /// Far more than any SDK command eid takes (the longest, SET_PUK, is about 40 bytes).
+    static let maximumLineLength = 4096
+
     let queue: CommandQueue
 
     init(queue: CommandQueue) { self.queue = queue }
@@ -63,27 +70,50 @@ final class StandardInputReader: @unchecked Sendable {
     func start() {
         let queue = self.queue
         DetachedThread.start {
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
+            let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: StandardInputReader.maximumLineLength)
+            let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
+            line.initialize(repeating: 0)
+            chunk.initialize(repeating: 0)
             defer {
-                Secret.zero(&pending)
-                Secret.zero(&buffer)
+                explicit_bzero(line.baseAddress!, line.count)
+                explicit_bzero(chunk.baseAddress!, chunk.count)
+                line.deallocate()
+                chunk.deallocate()
+            }
+            var count = 0
+            var overflow = false
+            func deliver() {
+                if overflow {
+                    Console.shared.json(
+                        .invalid(error: "The line is too long: at most \(StandardInputReader.maximumLineLength) bytes"))
+                } else {
+                    // Made at its final size (no regrowth) and zeroed after use.
+                    var bytes = Array(UnsafeBufferPointer(rebasing: line[0..<count]))
+                    queue.feed(line: bytes)
+                    Secret.zero(&bytes)
+                }
+                explicit_bzero(line.baseAddress!, line.count)
+                count = 0
+                overflow = false
             }
             while true {
-                let n = read(0, &buffer, buffer.count)
+                let n = read(0, chunk.baseAddress, chunk.count)
                 if n < 0 && errno == EINTR { continue }
                 if n <= 0 { break }
-                pending += buffer[0..<n]
-                while let newline = pending.firstIndex(of: 0x0A) {
-                    var line = Array(pending[..<newline])
-                    queue.feed(line: line)
-                    Secret.zero(&line)
-                    let rest = Array(pending[(newline + 1)...])
-                    Secret.zero(&pending)
-                    pending = rest
+                for i in 0..<n {
+                    let byte = chunk[i]
+                    if byte == 0x0A {
+                        deliver()
+                    } else if count < line.count {
+                        line[count] = byte
+                        count += 1
+                    } else {
+                        overflow = true
+                    }
                 }
+                explicit_bzero(chunk.baseAddress!, n)
             }
-            if !pending.isEmpty { queue.feed(line: pending) }
+            if count > 0 || overflow { deliver() }
             queue.finish()
         }
     }

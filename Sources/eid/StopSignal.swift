@@ -4,10 +4,12 @@ import CardAccess
 import Glibc
 #endif
 
-/// Turns SIGINT and SIGTERM into a flag and a callback, so long waits end cleanly.
+/// Turns stop signals (SIGINT and SIGTERM; SIGQUIT and SIGHUP too where eid may be holding a
+/// secret) into a flag and a callback, so long waits end cleanly.
 final class StopSignal: @unchecked Sendable {
     private let lock = Lock()
     private var sources: [DispatchSourceSignal] = []
+    private let numbers: [Int32]
     private var stopped: Int32?
 
     /// The signal that arrived, if any.
@@ -19,15 +21,18 @@ final class StopSignal: @unchecked Sendable {
 
     var isStopped: Bool { signal != nil }
 
-    init(onStop: @escaping @Sendable (Int32) -> Void) {
-        for sig in [SIGINT, SIGTERM] {
+    init(signals: [Int32] = [SIGINT, SIGTERM], onStop: @escaping @Sendable (Int32) -> Void) {
+        numbers = signals
+        for sig in signals {
             Glibc.signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler { [weak self] in
-                self?.lock.lock()
-                self?.stopped = sig
-                self?.lock.unlock()
-                onStop(sig)
+                guard let self else { return }
+                self.lock.lock()
+                let first = self.stopped == nil
+                if first { self.stopped = sig }
+                self.lock.unlock()
+                if first { onStop(sig) }
             }
             source.resume()
             sources.append(source)
@@ -36,7 +41,6 @@ final class StopSignal: @unchecked Sendable {
 
     deinit {
         sources.forEach { $0.cancel() }
-        Glibc.signal(SIGINT, SIG_DFL)
-        Glibc.signal(SIGTERM, SIG_DFL)
+        for sig in numbers { Glibc.signal(sig, SIG_DFL) }
     }
 }

@@ -80,33 +80,56 @@ final class TerminalFace {
         case .newPIN:
             while true {
                 let first: Secret
-                switch terminal.readSecret(prompt: "New PIN: ", timeout: timeout) {
+                switch ask("New PIN: ", timeout: timeout) {
                 case .secret(let s): first = s
-                case .endOfInput: return .endOfInput
-                case .timedOut: return .timedOut
+                case .ended(let input): return input
                 }
                 // A new PIN that is not 6 digits is refused by the workflow; no need to repeat it.
                 guard PasswordRules.check(first, as: .newPIN) == nil else {
                     return .command(.setSecret(.newPIN, value: first))
                 }
-                switch terminal.readSecret(prompt: "Repeat new PIN: ", timeout: timeout) {
+                switch ask("Repeat new PIN: ", timeout: timeout) {
                 case .secret(let second):
                     defer { second.wipe() }
                     if first.matches(second) { return .command(.setSecret(.newPIN, value: first)) }
                     first.wipe()
                     terminal.write("The two entries differ. Try again.\n")
-                case .endOfInput: return .endOfInput
-                case .timedOut: return .timedOut
+                case .ended(let input):
+                    first.wipe()
+                    return input
                 }
             }
         default:
-            switch terminal.readSecret(prompt: Self.prompt(kind), timeout: timeout) {
+            switch ask(Self.prompt(kind), timeout: timeout) {
             case .secret(let s): return .command(.setSecret(kind, value: s))
-            case .endOfInput: return .endOfInput
-            case .timedOut: return .timedOut
+            case .ended(let input): return input
             }
         }
     }
+
+    private enum Typed {
+        case secret(Secret)
+        case ended(PeerInput)
+    }
+
+    /// One answer at a prompt: a line that is too long is refused and asked again (nothing
+    /// reaches the workflow); an interrupt cancels the workflow, which wipes its secrets and
+    /// resets the card.
+    private func ask(_ prompt: String, timeout: Double) -> Typed {
+        while true {
+            switch terminal.readSecret(prompt: prompt, timeout: timeout) {
+            case .secret(let s): return .secret(s)
+            case .endOfInput: return .ended(.endOfInput)
+            case .timedOut: return .ended(.timedOut)
+            case .interrupted: return .ended(.command(.cancel))
+            case .tooLong:
+                terminal.write("Too long: at most \(TerminalInput.maximumLength) characters. Try again.\n")
+            }
+        }
+    }
+
+    /// Whether a stop signal (Ctrl-C, SIGTERM, SIGQUIT, SIGHUP) arrived.
+    var isInterrupted: Bool { terminal.isInterrupted }
 
     static func prompt(_ kind: SecretKind) -> String {
         switch kind {

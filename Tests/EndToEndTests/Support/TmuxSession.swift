@@ -50,6 +50,11 @@ final class TmuxSession {
 
     func interrupt() throws { try tmux(["send-keys", "C-c"]) }
 
+    /// A value of the pane, e.g. "#{pane_pid}" or "#{pane_tty}".
+    func pane(_ format: String) throws -> String {
+        try tmux(["display-message", "-p", format]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Ctrl-D on an empty line: end of input.
     func sendEndOfInput() throws { try tmux(["send-keys", "C-d"]) }
 
