@@ -41,7 +41,8 @@ public struct CertificateDescription: Equatable, Sendable {
     public let subjectURL: String?
     public let termsOfUsage: TermsOfUsage
     public let redirectURL: String?
-    /// Hashes of the service's TLS certificates (hash of the DV certificate key's algorithm).
+    /// Hashes of the service's TLS certificates (hash of the DV certificate key's algorithm), in
+    /// DER order.
     public let commCertificates: [[UInt8]]?
     /// The DER encoding, exactly as received or as encoded by `init(issuerName:...)`.
     public let encoded: [UInt8]
@@ -60,7 +61,6 @@ public struct CertificateDescription: Equatable, Sendable {
         self.subjectURL = subjectURL
         self.termsOfUsage = termsOfUsage
         self.redirectURL = redirectURL
-        self.commCertificates = commCertificates
         func explicit(_ n: UInt32, _ inner: TLV) -> TLV { TLV(tag: 0xA0 + n, children: [inner]) }
         func printable(_ s: String) -> TLV { TLV(tag: 0x13, value: Array(s.utf8)) }
         var children = [termsOfUsage.descriptionType.tlv, explicit(1, TLV(tag: 0x0C, value: Array(issuerName.utf8)))]
@@ -79,6 +79,9 @@ public struct CertificateDescription: Equatable, Sendable {
                 $0.bytes.lexicographicallyPrecedes($1.bytes)
             }
             children.append(explicit(7, TLV(tag: 0x31, children: sorted)))
+            self.commCertificates = sorted.map(\.value)
+        } else {
+            self.commCertificates = nil
         }
         encoded = TLV(tag: 0x30, children: children).bytes
     }
