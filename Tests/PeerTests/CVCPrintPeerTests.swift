@@ -125,6 +125,7 @@ struct CVCPrintPeerTests {
 enum PeerToolError: Error {
     case missing(String)
     case timedOut(String)
+    case failed(String, String)
 }
 
 /// A directory under the system's temporary directory, removed when released.
