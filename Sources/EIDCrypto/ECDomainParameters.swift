@@ -46,7 +46,10 @@ extension ECGroup {
     /// the order padded to its byte length, the cofactor minimal (e.g. 01).
     public var domainParameters: ECDomainParameters {
         get throws {
-            let p = try BigNumber(), a = try BigNumber(), b = try BigNumber(), h = try BigNumber()
+            let p = try BigNumber()
+            let a = try BigNumber()
+            let b = try BigNumber()
+            let h = try BigNumber()
             let ctx = try BigNumberContext()
             guard EC_GROUP_get_curve(handle, p.handle, a.handle, b.handle, ctx.handle) == 1 else {
                 throw CryptoError.openSSL(function: "EC_GROUP_get_curve")

@@ -25,8 +25,11 @@ struct AuthenticatedAuxiliaryDataTests {
         let aux = AuthenticatedAuxiliaryData([
             .ageVerification(CalendarDate(year: 2008, month: 11, day: 23)!), .communityID([0x02, 0x76]),
         ])
-        #expect(aux.encoded == (try hex(
-            "6728" + "7315060904007f000703010401" + "53083230303831313233" + "730f060904007f000703010403" + "53020276")))
+        #expect(
+            aux.encoded
+                == (try hex(
+                    "6728" + "7315060904007f000703010401" + "53083230303831313233" + "730f060904007f000703010403"
+                        + "53020276")))
         #expect(try AuthenticatedAuxiliaryData(encoded: aux.encoded) == aux)
     }
 

@@ -31,15 +31,17 @@ struct CHATTests {
         // AUTH-PROTOCOL 4.2: the LOG's RequiredCHAT and the fixture's required/optional CHATs.
         let log = try CHAT(encoded: try hex("7f4c12060904007f0007030102025305" + "000513ff00"))
         #expect(log.role == .terminal)
-        #expect(log.accessRights == [
-            .readDG1, .readDG2, .readDG3, .readDG4, .readDG5, .readDG6, .readDG7, .readDG8, .readDG9, .readDG10,
-            .readDG13, .readDG17, .readDG19,
-        ])
+        #expect(
+            log.accessRights == [
+                .readDG1, .readDG2, .readDG3, .readDG4, .readDG5, .readDG6, .readDG7, .readDG8, .readDG9, .readDG10,
+                .readDG13, .readDG17, .readDG19,
+            ])
         let required = try CHAT(encoded: try hex("7f4c12060904007f0007030102025305" + "0001137c05"))
-        #expect(required.accessRights == [
-            .readDG3, .readDG4, .readDG5, .readDG6, .readDG7, .readDG9, .readDG10, .readDG13, .readDG17,
-            .restrictedIdentification, .ageVerification,
-        ])
+        #expect(
+            required.accessRights == [
+                .readDG3, .readDG4, .readDG5, .readDG6, .readDG7, .readDG9, .readDG10, .readDG13, .readDG17,
+                .restrictedIdentification, .ageVerification,
+            ])
         let optional = try CHAT(encoded: try hex("7f4c12060904007f0007030102025305" + "0004008302"))
         #expect(optional.accessRights == [.readDG1, .readDG2, .readDG8, .readDG19, .communityIDVerification])
         #expect(CHAT(role: .terminal, rights: optional.accessRights) == optional)
@@ -65,7 +67,8 @@ struct CHATTests {
     @Test func effectiveCHATIsTheIntersection() {
         let terminal = CHAT(role: .terminal, rights: [.readDG4, .readDG5, .readDG8, .ageVerification, .canAllowed])
         let dv = CHAT(role: .dvNonOfficialForeign, rights: [.readDG4, .readDG5, .readDG8, .readDG9, .ageVerification])
-        let effective = CHAT.effective(terminal: terminal, documentVerifier: dv, selected: [.readDG5, .readDG8, .readDG9, .canAllowed])
+        let effective = CHAT.effective(
+            terminal: terminal, documentVerifier: dv, selected: [.readDG5, .readDG8, .readDG9, .canAllowed])
         #expect(effective.role == .terminal)
         #expect(effective.accessRights == [.readDG5, .readDG8])
         #expect(terminal.intersection(dv)?.accessRights == [.readDG4, .readDG5, .readDG8, .ageVerification])

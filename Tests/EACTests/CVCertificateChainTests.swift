@@ -68,11 +68,14 @@ struct CVCertificateChainTests {
         let chrBytes = children[chrIndex].bytes
         let at = raw.indices.first { Array(raw[$0...].prefix(chrBytes.count)) == chrBytes }!
         raw.replaceSubrange(at..<(at + chrBytes.count), with: [0x5F, 0x20, 0x81, UInt8(chr.count)] + chr)
-        let nonMinimal = TLV(tag: 0x7F21, value: TLV(tag: 0x7F4E, value: raw).bytes + TLV(tag: 0x5F37, value: pki.dv.signature).bytes).bytes
+        let nonMinimal = TLV(
+            tag: 0x7F21, value: TLV(tag: 0x7F4E, value: raw).bytes + TLV(tag: 0x5F37, value: pki.dv.signature).bytes
+        ).bytes
         #expect(throws: CVCertificateError.nonMinimalLength(tag: 0x5F20)) { try CVCertificate(encoded: nonMinimal) }
         // A CHR of 17 characters is longer than the format allows.
         children[chrIndex] = TLV(tag: 0x5F20, value: Array("DEATTEST000010000".utf8))
-        let longCHR = TLV(tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: children), TLV(tag: 0x5F37, value: pki.dv.signature)])
+        let longCHR = TLV(
+            tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: children), TLV(tag: 0x5F37, value: pki.dv.signature)])
         #expect(throws: CVCertificateError.invalidReference(tag: 0x5F20)) { try CVCertificate(encoded: longCHR.bytes) }
     }
 
@@ -80,7 +83,8 @@ struct CVCertificateChainTests {
         let pki = try TestPKI()
         let children = try pki.dv.body.tlv.children()
         func certificate(_ body: [TLV]) -> [UInt8] {
-            TLV(tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: body), TLV(tag: 0x5F37, value: pki.dv.signature)]).bytes
+            TLV(tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: body), TLV(tag: 0x5F37, value: pki.dv.signature)])
+                .bytes
         }
         #expect(throws: CVCertificateError.unknownField(0x5F30, inside: 0x7F4E)) {
             try CVCertificate(encoded: certificate(children + [TLV(tag: 0x5F30, value: [1])]))
@@ -106,7 +110,12 @@ struct CVCertificateChainTests {
             try CVCertificate(encoded: withKey(key.filter { $0.tag != 0x83 }))
         }
         // A second signature object after 5F37.
-        let twoSignatures = TLV(tag: 0x7F21, children: [try pki.dv.body.tlv, TLV(tag: 0x5F37, value: pki.dv.signature), TLV(tag: 0x5F37, value: pki.dv.signature)])
+        let twoSignatures = TLV(
+            tag: 0x7F21,
+            children: [
+                try pki.dv.body.tlv, TLV(tag: 0x5F37, value: pki.dv.signature),
+                TLV(tag: 0x5F37, value: pki.dv.signature),
+            ])
         #expect(throws: CVCertificateError.unknownField(0x5F37, inside: 0x7F21)) {
             try CVCertificate(encoded: twoSignatures.bytes)
         }
@@ -117,15 +126,26 @@ struct CVCertificateChainTests {
         let children = try pki.dv.body.tlv.children()
         func with(_ tag: UInt32, _ value: [UInt8]) -> [UInt8] {
             let body = children.map { $0.tag == tag ? TLV(tag: tag, value: value) : $0 }
-            return TLV(tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: body), TLV(tag: 0x5F37, value: pki.dv.signature)]).bytes
+            return TLV(
+                tag: 0x7F21, children: [TLV(tag: 0x7F4E, children: body), TLV(tag: 0x5F37, value: pki.dv.signature)]
+            ).bytes
         }
-        for bad: [UInt8] in [[2, 6, 0, 2, 3, 0], [2, 6, 1, 3, 0, 1], [2, 6, 0, 1, 0, 0x0A], [2, 6, 0, 1, 0], [0x32, 0x36, 0x30, 0x31, 0x30, 0x31]] {
-            #expect(throws: CVCertificateError.invalidDate(tag: 0x5F25)) { try CVCertificate(encoded: with(0x5F25, bad)) }
-            #expect(throws: CVCertificateError.invalidDate(tag: 0x5F24)) { try CVCertificate(encoded: with(0x5F24, bad)) }
+        for bad: [UInt8] in [
+            [2, 6, 0, 2, 3, 0], [2, 6, 1, 3, 0, 1], [2, 6, 0, 1, 0, 0x0A], [2, 6, 0, 1, 0],
+            [0x32, 0x36, 0x30, 0x31, 0x30, 0x31],
+        ] {
+            #expect(throws: CVCertificateError.invalidDate(tag: 0x5F25)) {
+                try CVCertificate(encoded: with(0x5F25, bad))
+            }
+            #expect(throws: CVCertificateError.invalidDate(tag: 0x5F24)) {
+                try CVCertificate(encoded: with(0x5F24, bad))
+            }
         }
         // 29 February exists in 2028 but not in 2027.
         #expect(throws: Never.self) { try CVCertificate(encoded: with(0x5F24, [2, 8, 0, 2, 2, 9])) }
-        #expect(throws: CVCertificateError.invalidDate(tag: 0x5F24)) { try CVCertificate(encoded: with(0x5F24, [2, 7, 0, 2, 2, 9])) }
+        #expect(throws: CVCertificateError.invalidDate(tag: 0x5F24)) {
+            try CVCertificate(encoded: with(0x5F24, [2, 7, 0, 2, 2, 9]))
+        }
         #expect(throws: CVCertificateError.expirationBeforeEffectiveDate) {
             try CVCertificate(encoded: with(0x5F24, [2, 6, 1, 0, 3, 1]))
         }
@@ -155,17 +175,26 @@ struct CVCertificateChainTests {
     @Test func refusesExpiredAndNotYetValidCertificates() throws {
         let pki = try TestPKI()
         let chain = [pki.cvca, pki.dv, pki.terminal]
-        #expect(throws: CVCertificateChainError.expired(chr: "DEATTEST00001", on: CalendarDate(year: 2026, month: 12, day: 20)!)) {
+        #expect(
+            throws: CVCertificateChainError.expired(
+                chr: "DEATTEST00001", on: CalendarDate(year: 2026, month: 12, day: 20)!)
+        ) {
             try CVCertificateChain(verifying: chain, date: CalendarDate(year: 2026, month: 12, day: 21)!)
         }
         // The expiration date itself is still valid.
         _ = try CVCertificateChain(verifying: chain, date: CalendarDate(year: 2026, month: 12, day: 20)!)
-        #expect(throws: CVCertificateChainError.notYetValid(chr: "DEDVTEST00001", from: CalendarDate(year: 2026, month: 11, day: 1)!)) {
+        #expect(
+            throws: CVCertificateChainError.notYetValid(
+                chr: "DEDVTEST00001", from: CalendarDate(year: 2026, month: 11, day: 1)!)
+        ) {
             try CVCertificateChain(verifying: chain, date: CalendarDate(year: 2026, month: 10, day: 31)!)
         }
         // The vector's chain is long expired, from its last CVCA on.
         let vector = try CVCVector("detesteid_eac1")
-        #expect(throws: CVCertificateChainError.expired(chr: "DETESTeID00006", on: CalendarDate(year: 2021, month: 2, day: 5)!)) {
+        #expect(
+            throws: CVCertificateChainError.expired(
+                chr: "DETESTeID00006", on: CalendarDate(year: 2021, month: 2, day: 5)!)
+        ) {
             try CVCertificateChain(verifying: try vector.parsed(), date: TestPKI.today)
         }
     }
@@ -213,7 +242,10 @@ struct CVCertificateChainTests {
         dv2.authorityReference = "DEDVTEST00001"
         dv2.holderReference = "DEDVTEST00002"
         let nested = try dv2.signed(by: pki.dvKey.privateKey, algorithm: .ecdsaSHA256)
-        #expect(throws: CVCertificateChainError.wrongRole(chr: "DEDVTEST00002", role: .dvOfficialDomestic, issuerRole: .dvOfficialDomestic)) {
+        #expect(
+            throws: CVCertificateChainError.wrongRole(
+                chr: "DEDVTEST00002", role: .dvOfficialDomestic, issuerRole: .dvOfficialDomestic)
+        ) {
             try CVCertificateChain(verifying: [pki.cvca, pki.dv, nested], date: TestPKI.today)
         }
     }
@@ -224,15 +256,21 @@ struct CVCertificateChainTests {
         let newKey = try ECKeyPair.generate(group: pki.cvcaKey.privateKey.group)
         var linkBody = pki.cvca.body
         linkBody.holderReference = "DETESTCVCA00002"
-        linkBody.publicKey = try CVPublicKey(algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: true)
+        linkBody.publicKey = try CVPublicKey(
+            algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: true)
         let link = try linkBody.signed(by: pki.cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         var dvBody = pki.dv.body
         dvBody.authorityReference = "DETESTCVCA00002"
         let dv = try dvBody.signed(by: newKey.privateKey, algorithm: .ecdsaSHA256)
-        let chain = try CVCertificateChain(target: pki.terminal, pool: [dv, link], trustAnchors: [pki.cvca], date: TestPKI.today)
-        #expect(chain.certificates.map(\.body.holderReference) == ["DETESTCVCA00001", "DETESTCVCA00002", "DEDVTEST00001", "DEATTEST00001"])
+        let chain = try CVCertificateChain(
+            target: pki.terminal, pool: [dv, link], trustAnchors: [pki.cvca], date: TestPKI.today)
+        #expect(
+            chain.certificates.map(\.body.holderReference) == [
+                "DETESTCVCA00001", "DETESTCVCA00002", "DEDVTEST00001", "DEATTEST00001",
+            ])
         // A link certificate without domain parameters is refused.
-        linkBody.publicKey = try CVPublicKey(algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: false)
+        linkBody.publicKey = try CVPublicKey(
+            algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: false)
         let bareLink = try linkBody.signed(by: pki.cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         #expect(throws: CVCertificateChainError.missingDomainParameters(chr: "DETESTCVCA00002")) {
             try CVCertificateChain(verifying: [pki.cvca, bareLink, dv, pki.terminal], date: TestPKI.today)

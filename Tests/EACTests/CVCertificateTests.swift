@@ -94,7 +94,9 @@ struct CVCertificateTests {
         let description = try CertificateDescription(encoded: bytes)
         let terminal = try vector.parsed().last!
         #expect(try description.matches(terminal))
-        #expect(terminal.body.descriptionHash == (try hex(vector.values["certificate_description_sha256"] as? String ?? "")))
+        #expect(
+            terminal.body.descriptionHash == (try hex(vector.values["certificate_description_sha256"] as? String ?? ""))
+        )
         let decoded = vector.values["certificate_description_decoded"] as? [String: Any] ?? [:]
         #expect(description.termsOfUsage.descriptionType.dotted == decoded["descriptionType"] as? String)
         #expect(description.issuerName == decoded["issuerName"] as? String)
@@ -103,7 +105,8 @@ struct CVCertificateTests {
         #expect(description.subjectURL == decoded["subjectURL"] as? String)
         #expect(description.termsOfUsage == .plainText(decoded["termsOfUsage"] as? String ?? ""))
         #expect(description.redirectURL == nil)
-        #expect(try description.commCertificates == (decoded["commCertificates"] as? [String] ?? []).map { try hex($0) })
+        #expect(
+            try description.commCertificates == (decoded["commCertificates"] as? [String] ?? []).map { try hex($0) })
         // Re-encoded from its fields: the same bytes.
         let rebuilt = try CertificateDescription(
             issuerName: description.issuerName, issuerURL: description.issuerURL, subjectName: description.subjectName,

@@ -36,7 +36,8 @@ struct CertificateDescriptionTests {
 
     @Test func refusesMalformedDescriptions() throws {
         let good = try CertificateDescription(
-            issuerName: "I", subjectName: "S", subjectURL: "https://s", termsOfUsage: .plainText("T")).encoded
+            issuerName: "I", subjectName: "S", subjectURL: "https://s", termsOfUsage: .plainText("T")
+        ).encoded
         #expect(throws: CVCertificateError.trailingBytes(after: 0x30, count: 1)) {
             try CertificateDescription(encoded: good + [0])
         }

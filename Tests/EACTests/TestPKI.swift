@@ -26,14 +26,16 @@ struct TestPKI {
         terminalKey = try ECKeyPair.generate(group: group)
         cvca = try CVCertificateBody(
             authorityReference: "DETESTCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
             holderReference: "DETESTCVCA00001", chat: CHAT(role: .cvca, rights: Set(AccessRight.allCases)),
             effectiveDate: CalendarDate(year: 2026, month: 1, day: 1)!,
             expirationDate: CalendarDate(year: 2029, month: 1, day: 1)!
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         dv = try CVCertificateBody(
             authorityReference: "DETESTCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
             holderReference: "DEDVTEST00001", chat: CHAT(role: .dvOfficialDomestic, rights: TestPKI.dvRights),
             effectiveDate: CalendarDate(year: 2026, month: 11, day: 1)!,
             expirationDate: CalendarDate(year: 2027, month: 2, day: 1)!

@@ -39,9 +39,15 @@ struct ECDSATests {
         }
         // r = 0 or s = 0, and r = n (not below the order): well-formed length, never valid.
         let zero = [UInt8](repeating: 0, count: 32)
-        #expect(try !ECDSA.verify(zero + Array(signature.suffix(32)), of: message, digest: .sha256, publicKey: key.publicKey))
-        #expect(try !ECDSA.verify(Array(signature.prefix(32)) + zero, of: message, digest: .sha256, publicKey: key.publicKey))
-        #expect(try !ECDSA.verify(group.order + Array(signature.suffix(32)), of: message, digest: .sha256, publicKey: key.publicKey))
+        #expect(
+            try !ECDSA.verify(
+                zero + Array(signature.suffix(32)), of: message, digest: .sha256, publicKey: key.publicKey))
+        #expect(
+            try !ECDSA.verify(
+                Array(signature.prefix(32)) + zero, of: message, digest: .sha256, publicKey: key.publicKey))
+        #expect(
+            try !ECDSA.verify(
+                group.order + Array(signature.suffix(32)), of: message, digest: .sha256, publicKey: key.publicKey))
     }
 
     @Test(arguments: ECCurve.allCases)
@@ -62,7 +68,8 @@ struct ECDSATests {
         let chain = ((values["detesteid_eac1"] as? [String: Any])?["chain"] as? [[String: Any]]) ?? []
         let certificate = try hex(chain.first?["hex"] as? String ?? "")
         let p = try ECGroup(.brainpoolP256r1).domainParameters
-        let expected = [0x81, 0x20] + p.prime + [0x82, 0x20] + p.a + [0x83, 0x20] + p.b + [0x84, 0x41] + p.generator
+        let expected =
+            [0x81, 0x20] + p.prime + [0x82, 0x20] + p.a + [0x83, 0x20] + p.b + [0x84, 0x41] + p.generator
             + [0x85, 0x20] + p.order
         #expect(certificate.indices.contains { Array(certificate[$0...].prefix(expected.count)) == expected })
         #expect(p.cofactor == [0x01])
@@ -79,7 +86,10 @@ struct ECDSATests {
         #expect(Array(pkcs8.suffix(68).prefix(4)) == [0x01, 0x01, 0x04, 0x40])
         let key = try ECKeyPair(group: group, privateScalar: Array(pkcs8.suffix(64)))
         let terminal = try v.bytes("terminal_cert")
-        #expect(terminal.indices.contains { Array(terminal[$0...].prefix(key.publicKey.encoded.count)) == key.publicKey.encoded })
+        #expect(
+            terminal.indices.contains {
+                Array(terminal[$0...].prefix(key.publicKey.encoded.count)) == key.publicKey.encoded
+            })
 
         let pace = try ECGroup(.brainpoolP256r1)
         let idPICC = try ECPoint(group: pace, encoded: try v.bytes("eph_chip_public_key")).x

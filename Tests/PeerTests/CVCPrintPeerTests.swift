@@ -36,7 +36,8 @@ struct CVCPrintPeerTests {
             authorityReference: "DEEIDCVCA00001",
             publicKey: try CVPublicKey(algorithm: algorithm, point: dvKey.publicKey, includingDomainParameters: false),
             holderReference: "DEEIDDV00001",
-            chat: CHAT(role: .dvNonOfficialForeign, rights: [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification]),
+            chat: CHAT(
+                role: .dvNonOfficialForeign, rights: [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification]),
             effectiveDate: today, expirationDate: later
         ).signed(by: cvcaKey.privateKey, algorithm: algorithm)
         let description = try CertificateDescription(
@@ -45,8 +46,10 @@ struct CVCPrintPeerTests {
             commCertificates: [try Digest.sha256.hash(Array("TLS certificate".utf8))])
         let terminal = try CVCertificateBody(
             authorityReference: "DEEIDDV00001",
-            publicKey: try CVPublicKey(algorithm: algorithm, point: terminalKey.publicKey, includingDomainParameters: false),
-            holderReference: "DEEIDAT00001", chat: CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification]),
+            publicKey: try CVPublicKey(
+                algorithm: algorithm, point: terminalKey.publicKey, includingDomainParameters: false),
+            holderReference: "DEEIDAT00001",
+            chat: CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification]),
             effectiveDate: today, expirationDate: later,
             extensions: [.description(hash: try algorithm.digest.hash(description.encoded))]
         ).signed(by: dvKey.privateKey, algorithm: algorithm)
@@ -77,7 +80,9 @@ struct CVCPrintPeerTests {
         // The description: OpenPACE finds that it matches the terminal certificate's hash.
         let terminalFile = dir.path("terminal.cvc")
         let descriptionFile = try dir.write(chain.description.encoded, to: "description.der")
-        let run = try CVCPrintPeerTests.cvcPrint(["--cvc", terminalFile, "--description", descriptionFile, "--cvc-dir", trusted])
+        let run = try CVCPrintPeerTests.cvcPrint([
+            "--cvc", terminalFile, "--description", descriptionFile, "--cvc-dir", trusted,
+        ])
         #expect(run.status == 0)
         #expect(run.output.contains("subjectURL\thttps://service.eid.test"), "\(run.output)")
         #expect(run.output.contains("certificate description matches certificate"), "\(run.output)")
@@ -92,7 +97,9 @@ struct CVCPrintPeerTests {
         let trusted = try dir.subdirectory("cvc")
         try dir.write(try chain.cvca.encoded, to: "cvc/DEEIDCVCA00001")
         try dir.write(try chain.dv.encoded, to: "cvc/DEEIDDV00001")
-        let run = try CVCPrintPeerTests.cvcPrint(["--cvc", try dir.write(try forged.encoded, to: "forged.cvc"), "--cvc-dir", trusted])
+        let run = try CVCPrintPeerTests.cvcPrint([
+            "--cvc", try dir.write(try forged.encoded, to: "forged.cvc"), "--cvc-dir", trusted,
+        ])
         #expect(run.output.contains("CHR: DEEIDAT00001"))
         #expect(run.output.contains("certificate not verified"), "\(run.output)")
     }

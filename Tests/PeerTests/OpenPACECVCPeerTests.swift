@@ -44,7 +44,10 @@ struct OpenPACECVCPeerTests {
         }
     }
 
-    @Test(arguments: [(ECCurve.brainpoolP256r1, TAAlgorithm.ecdsaSHA256), (.brainpoolP512r1, .ecdsaSHA512), (.secp384r1, .ecdsaSHA384)])
+    @Test(arguments: [
+        (ECCurve.brainpoolP256r1, TAAlgorithm.ecdsaSHA256), (.brainpoolP512r1, .ecdsaSHA512),
+        (.secp384r1, .ecdsaSHA384),
+    ])
     func verifiesTheIssuedChain(curve: ECCurve, algorithm: TAAlgorithm) throws {
         OpenPACE.initialize()
         let chain = try CVCPrintPeerTests.issue(curve: curve, algorithm: algorithm)

@@ -11,14 +11,16 @@ public enum AccessRight: Int, CaseIterable, Comparable, Sendable, CustomStringCo
     case pinManagement = 5
     case installCertificate = 6
     case installQualifiedCertificate = 7
-    case readDG1 = 8, readDG2, readDG3, readDG4, readDG5, readDG6, readDG7, readDG8, readDG9, readDG10
+    case readDG1 = 8
+    case readDG2, readDG3, readDG4, readDG5, readDG6, readDG7, readDG8, readDG9, readDG10
     case readDG11, readDG12, readDG13, readDG14, readDG15, readDG16, readDG17, readDG18, readDG19, readDG20
     case readDG21, readDG22
     /// Pseudonymous signature authentication (RFU in older TR versions).
     case pseudonymousSignatureAuthentication = 30
     /// Reserved for future use.
     case rfu31 = 31
-    case writeDG22 = 32, writeDG21, writeDG20, writeDG19, writeDG18, writeDG17
+    case writeDG22 = 32
+    case writeDG21, writeDG20, writeDG19, writeDG18, writeDG17
 
     /// The bit's position: byte index in the 5-byte value (0 = first after `53 05`) and mask.
     public var position: (byte: Int, mask: UInt8) { (4 - rawValue / 8, UInt8(1) << (rawValue % 8)) }

@@ -54,7 +54,9 @@ public struct AuthenticatedAuxiliaryData: Equatable, Sendable {
             try reader.finish()
             switch oid {
             case Element.idDateOfBirth, Element.idDateOfExpiry:
-                guard let date = CalendarDate(asciiDigits: value) else { throw CVCertificateError.invalidDate(tag: 0x53) }
+                guard let date = CalendarDate(asciiDigits: value) else {
+                    throw CVCertificateError.invalidDate(tag: 0x53)
+                }
                 self = oid == Element.idDateOfBirth ? .ageVerification(date) : .documentValidity(date)
             case Element.idCommunityID:
                 self = .communityID(value)

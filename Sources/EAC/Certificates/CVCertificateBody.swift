@@ -103,7 +103,9 @@ public struct CVCertificateBody: Equatable, Sendable {
     }
 
     private static func date(_ tlv: TLV) throws -> CalendarDate {
-        guard let date = CalendarDate(unpackedBCD: tlv.value) else { throw CVCertificateError.invalidDate(tag: tlv.tag) }
+        guard let date = CalendarDate(unpackedBCD: tlv.value) else {
+            throw CVCertificateError.invalidDate(tag: tlv.tag)
+        }
         return date
     }
 }

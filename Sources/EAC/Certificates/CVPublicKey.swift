@@ -30,7 +30,9 @@ public struct CVPublicKey: Equatable, Sendable {
     init(tlv: TLV) throws {
         var reader = CVDataObjectReader(tlv)
         let oid = try reader.readObjectIdentifier()
-        guard let algorithm = TAAlgorithm(oid) else { throw CVCertificateError.unsupportedPublicKeyAlgorithm(oid.dotted) }
+        guard let algorithm = TAAlgorithm(oid) else {
+            throw CVCertificateError.unsupportedPublicKeyAlgorithm(oid.dotted)
+        }
         var parameters: [UInt32: [UInt8]] = [:]
         for tag: UInt32 in [0x81, 0x82, 0x83, 0x84, 0x85] {
             if let value = try reader.readIfPresent(tag)?.value { parameters[tag] = value }
@@ -48,7 +50,9 @@ public struct CVPublicKey: Equatable, Sendable {
                 order: parameters[0x85]!, cofactor: parameters[0x87]!)
         default: throw CVCertificateError.incompleteDomainParameters
         }
-        guard point.first == 0x04, point.count > 1, point.count % 2 == 1 else { throw CVCertificateError.invalidPublicPoint }
+        guard point.first == 0x04, point.count > 1, point.count % 2 == 1 else {
+            throw CVCertificateError.invalidPublicPoint
+        }
     }
 
     public var tlv: TLV {
@@ -73,6 +77,8 @@ public struct CVPublicKey: Equatable, Sendable {
     /// The public point on the group of its own or the inherited domain parameters, validated.
     public func point(inheriting inherited: ECDomainParameters?) throws -> ECPoint {
         let group = try group(inheriting: inherited)
-        do { return try ECPoint(group: group, encoded: publicPoint) } catch { throw CVCertificateError.invalidPublicPoint }
+        do { return try ECPoint(group: group, encoded: publicPoint) } catch {
+            throw CVCertificateError.invalidPublicPoint
+        }
     }
 }
