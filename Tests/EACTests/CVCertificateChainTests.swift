@@ -277,3 +277,23 @@ struct CVCertificateChainTests {
         }
     }
 }
+
+@Suite("CV certificates: the card's current date")
+struct CardCurrentDateTests {
+    @Test func raisesTheDateOnlyForTrustedIssuers() throws {
+        let pki = try TestPKI()
+        let early = CalendarDate(year: 2026, month: 1, day: 1)!
+        let dvDate = pki.dv.body.effectiveDate
+        #expect(pki.dv.cardCurrentDate(after: early, issuerRole: .cvca) == dvDate)
+        #expect(pki.cvca.cardCurrentDate(after: early, issuerRole: .cvca) == early, "same day, nothing to raise")
+        // A terminal certificate under an official domestic DV counts, under a foreign DV it does not.
+        let terminalDate = pki.terminal.body.effectiveDate
+        #expect(pki.terminal.cardCurrentDate(after: dvDate, issuerRole: .dvOfficialDomestic) == terminalDate)
+        #expect(pki.terminal.cardCurrentDate(after: dvDate, issuerRole: .dvNonOfficialForeign) == dvDate)
+        // Never lowered.
+        let late = CalendarDate(year: 2028, month: 1, day: 1)!
+        #expect(pki.dv.cardCurrentDate(after: late, issuerRole: .cvca) == late)
+        #expect(pki.terminal.isValid(on: terminalDate) && pki.terminal.isValid(on: pki.terminal.body.expirationDate))
+        #expect(!pki.terminal.isValid(on: late))
+    }
+}
