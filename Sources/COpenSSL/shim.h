@@ -47,6 +47,11 @@ static inline EVP_PKEY *eid_ec_pkey_new(const char *group, const unsigned char *
         pkey = NULL;
     }
     EVP_PKEY_CTX_free(ctx);
+    if (params != NULL) {
+        /* The key has its own copy; wipe the builder's copy of the private scalar. */
+        OSSL_PARAM *secret = OSSL_PARAM_locate(params, OSSL_PKEY_PARAM_PRIV_KEY);
+        if (secret != NULL) OPENSSL_cleanse(secret->data, secret->data_size);
+    }
     OSSL_PARAM_free(params);
     OSSL_PARAM_BLD_free(bld);
     return pkey;
