@@ -7,6 +7,7 @@
 #include <eac/eac.h>
 #include <eac/pace.h>
 #include <eac/objects.h>
+#include <eac/cv_cert.h>
 #include <openssl/bn.h>
 #include <openssl/buffer.h>
 #include <openssl/crypto.h>
@@ -51,5 +52,10 @@ static inline int eid_eac_ssc(const EAC_CTX *ctx, unsigned char *out, int len) {
 }
 
 static inline int eid_eac_id_pace(void) { return EAC_ID_PACE; }
+
+/* The NID of a CV certificate's public key algorithm (id-TA-ECDSA-SHA-*), NID_undef if none. */
+static inline int eid_cvc_key_nid(const CVC_CERT *cert) {
+    return (cert && cert->body && cert->body->public_key) ? OBJ_obj2nid(cert->body->public_key->oid) : NID_undef;
+}
 
 #endif
