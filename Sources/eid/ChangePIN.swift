@@ -1,6 +1,6 @@
 import ArgumentParser
+import CardAccess
 import Dispatch
-import PCSC
 import SDK
 import Workflows
 #if canImport(Glibc)
