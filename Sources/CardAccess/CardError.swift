@@ -36,3 +36,11 @@ public enum CardError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension CardError {
+    /// `error` as a card error: a `CardError` as it is, anything else (no layer below the
+    /// workflows throws one today) as a transport failure that names it.
+    public init(_ error: any Error) {
+        self = error as? CardError ?? .transportFailed(String(describing: error))
+    }
+}

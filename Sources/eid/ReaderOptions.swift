@@ -17,8 +17,8 @@ struct ReaderOptions: ParsableArguments {
         do {
             return try provider()
         } catch let error as CardError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
+            // The PC/SC provider fails to open only with `readerServiceUnavailable`.
+            throw FailureReason(readerError: error).exit()
         }
     }
 

@@ -29,9 +29,7 @@ struct Readers: ParsableCommand {
         do {
             readers = try listing.entries()
         } catch let error as CardError {
-            Console.shared.err("eid: \(error)")
-            if case .readerServiceUnavailable = error { throw ExitStatus.exit(ExitStatus.serviceUnavailable) }
-            throw ExitStatus.exit(ExitStatus.cardError)
+            throw FailureReason(readerError: error).exit()
         }
         if options.json {
             Console.shared.json(.readerList(readers.map(\.info)))
@@ -54,9 +52,7 @@ struct Readers: ParsableCommand {
                 }
             }, shouldStop: { stop.isStopped })
         } catch let error as CardError {
-            Console.shared.err("eid: \(error)")
-            if case .readerServiceUnavailable = error { throw ExitStatus.exit(ExitStatus.serviceUnavailable) }
-            throw ExitStatus.exit(ExitStatus.cardError)
+            throw FailureReason(readerError: error).exit()
         }
     }
 }
