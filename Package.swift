@@ -3,13 +3,14 @@ import PackageDescription
 
 // Layers, bottom up (see README.md, "Code map"):
 //   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3
-//   CardAccess           APDUs, status words, BER-TLV, the CardChannel protocol
-//   PCSC                 the PC/SC reader manager (a CardChannel per connected card)
+//   CardAccess           APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
+//   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging
-//   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader)
+//   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
-//   Workflows            reader listing and change PIN as state machines speaking SDK messages
+//   Workflows            reader listing and change PIN as state machines speaking SDK messages;
+//                        imports neither PCSC nor CardSimulator (the executables wire the providers)
 //   eid, eid-sim         thin executables: arguments, terminal, exit codes
 
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
@@ -37,7 +38,7 @@ let package = Package(
         .target(name: "SDK", dependencies: ["CardAccess"], swiftSettings: swift5),
         .target(
             name: "Workflows",
-            dependencies: ["CardAccess", "PCSC", "EAC", "SDK", "CardSimulator"],
+            dependencies: ["CardAccess", "EAC", "SDK"],
             swiftSettings: swift5
         ),
         .executableTarget(

@@ -26,8 +26,8 @@ public final class ChangePINWorkflow {
         case timedOut
         /// The PUK has been used up: the PIN cannot be unblocked any more.
         case pukInoperative
-        /// The card or reader failed; the text says how.
-        case cardError(String)
+        /// The card or reader failed (`FailureReason` names it for the faces).
+        case cardError(CardError)
     }
 
     /// The timeouts of the workflow's waits, in seconds.
@@ -83,10 +83,8 @@ public final class ChangePINWorkflow {
         defer { found.connection.disconnect(resetCard: true) }
         do {
             return try dialogue(with: found)
-        } catch let error as CardError {
-            return .cardError(error.description)
         } catch {
-            return .cardError(String(describing: error))
+            return .cardError(CardError(error))
         }
     }
 
@@ -115,7 +113,7 @@ public final class ChangePINWorkflow {
             do {
                 readers = try provider.readers().filter { readerName == nil || $0.name == readerName }
             } catch {
-                return .ended(.cardError(String(describing: error)))
+                return .ended(.cardError(CardError(error)))
             }
             var busy = false
             for r in readers where r.cardPresent && refused[r.name] != r.cardEvents {
@@ -138,7 +136,7 @@ public final class ChangePINWorkflow {
             do {
                 try provider.waitForChange(timeout: min(0.5, max(0.05, deadline.remaining)))
             } catch {
-                return .ended(.cardError(String(describing: error)))
+                return .ended(.cardError(CardError(error)))
             }
         }
     }

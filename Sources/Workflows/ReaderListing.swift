@@ -1,5 +1,4 @@
 import CardAccess
-import PCSC
 import SDK
 
 /// The readers and the cards in them, as READER_LIST and READER messages describe them.
@@ -51,7 +50,7 @@ public struct ReaderListing {
             return (try EIDCardState.read(connection), false)
         } catch CardError.cardRemoved {
             return (.none, false)
-        } catch PCSCError.sharingViolation {
+        } catch CardError.cardInUse {
             return (.unknown, true)
         } catch {
             // A card that cannot be talked to (mute, answering garbage) is shown as present

@@ -1,6 +1,6 @@
 import ArgumentParser
+import CardAccess
 import Dispatch
-import PCSC
 import SDK
 import Workflows
 #if canImport(Glibc)
@@ -53,10 +53,7 @@ struct ChangePIN: ParsableCommand {
             peer.observe = board.note
             installInterruptHandler(terminal: nil, queue: queue, provider: provider)
         } else {
-            guard let terminal = TerminalInput() else {
-                Console.shared.err("eid: no terminal to ask for the PIN on; use --json and send SET_PIN commands on standard input")
-                throw ExitCode(64)
-            }
+            guard let terminal = TerminalInput() else { throw FailureReason.changePINNoTerminal.exit() }
             let face = TerminalFace(terminal: terminal)
             peer = FacePeer(output: options.json ? .json : .sentences(face), input: .terminal(face))
             installInterruptHandler(terminal: terminal, queue: nil, provider: provider)
@@ -68,31 +65,10 @@ struct ChangePIN: ParsableCommand {
             openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = workflow.runStarting { stdinReader?.start() }
-        if outcome != .changed && interruptHandler?.isStopped == true {
-            // The workflow has cancelled, wiped its secrets and reset the card.
-            if !options.json { Console.shared.err("eid: cancelled; the PIN was not changed") }
-            throw ExitStatus.exit(ExitStatus.interrupted)
-        }
-        try finish(outcome)
-    }
-
-    private func finish(_ outcome: ChangePINWorkflow.Outcome) throws {
-        switch outcome {
-        case .changed:
-            return
-        case .cancelled:
-            if !options.json { Console.shared.err("eid: cancelled; the PIN was not changed") }
-            throw ExitStatus.exit(ExitStatus.cancelled)
-        case .timedOut:
-            Console.shared.err("eid: no answer within \(Int(timeout)) s; the PIN was not changed")
-            throw ExitStatus.exit(ExitStatus.cancelled)
-        case .pukInoperative:
-            Console.shared.err("eid: the PUK can no longer unblock the PIN; ask the citizen office for a new PIN letter")
-            throw ExitStatus.exit(ExitStatus.cardState)
-        case .cardError(let why):
-            Console.shared.err("eid: the PIN was not changed: \(why)")
-            throw ExitStatus.exit(ExitStatus.cardError)
-        }
+        guard var reason = FailureReason(outcome, timeout: timeout) else { return }
+        // The workflow has cancelled, wiped its secrets and reset the card.
+        if interruptHandler?.isStopped == true { reason = .changePINInterrupted }
+        throw reason.exit(quiet: options.json && reason.isCancellation)
     }
 }
 
@@ -116,8 +92,9 @@ private func installInterruptHandler(terminal: TerminalInput?, queue: CommandQue
         provider.cancelWait()
         DispatchQueue.global().asyncAfter(deadline: .now() + interruptGrace) {
             // A command may still be with the card: say only what is known.
-            Console.shared.err("eid: interrupted while the card was busy; `eid readers` shows its PIN state")
-            exit(ExitStatus.interrupted)
+            let reason = FailureReason.changePINInterruptedCardBusy
+            Console.shared.err("eid: \(reason.sentence)")
+            exit(reason.exitStatus)
         }
     }
     if let terminal {

@@ -1,4 +1,5 @@
 import CardAccess
+import PCSC
 import SDK
 import Workflows
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import CardAccess
+import CardSimulator
 import PCSC
 import Workflows
 
@@ -14,9 +16,9 @@ struct ReaderOptions: ParsableArguments {
     func openProvider() throws -> CardReaderProvider {
         do {
             return try provider()
-        } catch let error as PCSCError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(ExitStatus.serviceUnavailable)
+        } catch let error as CardError {
+            // The PC/SC provider fails to open only with `readerServiceUnavailable`.
+            throw FailureReason(readerError: error).exit()
         }
     }
 
@@ -26,7 +28,7 @@ struct ReaderOptions: ParsableArguments {
         var providers: [CardReaderProvider] = []
         do {
             providers.append(try PCSCReaderProvider())
-        } catch let error as PCSCError {
+        } catch let error as CardError {
             if !simulator { throw error }
         }
         if simulator { providers.append(SimulatorReaderProvider()) }

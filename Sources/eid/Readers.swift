@@ -1,5 +1,5 @@
 import ArgumentParser
-import PCSC
+import CardAccess
 import SDK
 import Workflows
 
@@ -28,9 +28,8 @@ struct Readers: ParsableCommand {
         let readers: [ReaderListing.Entry]
         do {
             readers = try listing.entries()
-        } catch let error as PCSCError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(error == .serviceNotRunning ? ExitStatus.serviceUnavailable : ExitStatus.cardError)
+        } catch let error as CardError {
+            throw FailureReason(readerError: error).exit()
         }
         if options.json {
             Console.shared.json(.readerList(readers.map(\.info)))
@@ -52,9 +51,8 @@ struct Readers: ParsableCommand {
                     Console.shared.out(CardText.change(r))
                 }
             }, shouldStop: { stop.isStopped })
-        } catch let error as PCSCError {
-            Console.shared.err("eid: \(error)")
-            throw ExitStatus.exit(error == .serviceNotRunning ? ExitStatus.serviceUnavailable : ExitStatus.cardError)
+        } catch let error as CardError {
+            throw FailureReason(readerError: error).exit()
         }
     }
 }

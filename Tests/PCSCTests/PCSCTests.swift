@@ -1,3 +1,4 @@
+import CardAccess
 import Testing
 @testable import PCSC
 
@@ -35,5 +36,17 @@ import Testing
         #expect(PCSCError.serviceNotRunning.description.contains("0x8010001D"))
         #expect(PCSCError.noReaders.description.contains("libccid"))
         #expect(PCSCError.sharingViolation.description.contains("another program"))
+    }
+
+    /// The workflows see PC/SC failures only as `CardError`: the cases they act on by name,
+    /// the rest with PC/SC's own sentence (so what eid prints stays PC/SC's words).
+    @Test func cardLayerViewOfEachFailure() {
+        #expect(PCSCError.cardRemoved.cardError == .cardRemoved)
+        #expect(PCSCError.sharingViolation.cardError == .cardInUse)
+        #expect(PCSCError.serviceNotRunning.cardError == .readerServiceUnavailable(PCSCError.serviceNotRunning.description))
+        #expect(PCSCError.serviceNotRunning.cardError.description == PCSCError.serviceNotRunning.description)
+        let failed = PCSCError.communicationFailed(function: "SCardListReaders", code: 0x8010_0013)
+        #expect(failed.cardError == .readerFailed(failed.description))
+        #expect(PCSCError.readerUnavailable("R").cardError == .readerFailed(PCSCError.readerUnavailable("R").description))
     }
 }

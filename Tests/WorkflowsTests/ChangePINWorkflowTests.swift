@@ -192,7 +192,7 @@ import Testing
         card.channel = channel
         let peer = ScriptedPeer([Self.pin])
         let workflow = ChangePINWorkflow(provider: provider, peer: peer, openSession: { _, _ in card })
-        #expect(workflow.run() == .cardError(CardError.cardRemoved.description))
+        #expect(workflow.run() == .cardError(.cardRemoved))
         #expect(peer.messages.last == .changePIN(success: false))
     }
 }

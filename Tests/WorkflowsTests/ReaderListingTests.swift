@@ -31,4 +31,18 @@ import Testing
         let readers = try ReaderListing(provider: OneReaderProvider(channel)).list()
         #expect(readers.first?.card == .unknown)
     }
+
+    /// A card another program holds exclusively: present, unknown, and said to be in use; the
+    /// provider (PC/SC) reports it as `CardError.cardInUse`.
+    @Test func cardHeldByAnotherProgramIsShownInUse() throws {
+        final class BusyProvider: CardReaderProvider {
+            func readers() throws -> [ReaderSnapshot] { [ReaderSnapshot(name: "Busy", cardPresent: true)] }
+            func connect(reader: String, exclusive: Bool) throws -> CardConnection { throw CardError.cardInUse }
+            func waitForChange(timeout: Double) throws {}
+            func cancelWait() {}
+        }
+        let entries = try ReaderListing(provider: BusyProvider()).entries()
+        #expect(entries.map(\.info) == [ReaderInfo(name: "Busy", card: .unknown)])
+        #expect(entries.first?.cardInUse == true)
+    }
 }

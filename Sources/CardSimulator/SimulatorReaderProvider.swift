@@ -1,5 +1,4 @@
 import CardAccess
-import CardSimulator
 #if canImport(Glibc)
 import Glibc
 #endif

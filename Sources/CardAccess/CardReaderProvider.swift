@@ -1,5 +1,3 @@
-import CardAccess
-
 /// A connection to a card that the workflows hold for the length of one card session.
 public protocol CardConnection: CardChannel {
     /// Ends the card session. With `resetCard` the card is reset, so that no security state

@@ -1,5 +1,3 @@
-import CardAccess
-
 /// Several providers seen as one: the PC/SC readers and the in-process simulator.
 public final class CombinedReaderProvider: CardReaderProvider {
     let providers: [CardReaderProvider]

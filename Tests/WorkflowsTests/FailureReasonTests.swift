@@ -1,0 +1,131 @@
+import CardAccess
+import SDK
+import Testing
+@testable import Workflows
+
+@Suite struct FailureReasonTests {
+    /// One of every reason. `covered` switches over the enum without a default, so a new reason
+    /// does not compile until it is listed here, and then every test below checks it.
+    static let every: [FailureReason] = [
+        .changePINUserCancelled,
+        .changePINInterrupted,
+        .changePINInterruptedCardBusy,
+        .changePINInputTimeout(seconds: 600),
+        .changePINNoTerminal,
+        .establishPACEChannelPUKInoperative,
+        .changePINCardRemoved,
+        .changePINUnexpectedTransmitStatus(.retriesLeft(2)),
+        .changePINUnrecoverable(.timeout),
+        .readerServiceUnavailable(.readerServiceUnavailable("pcscd is not running")),
+        .readerFailed(.readerFailed("the reader failed")),
+    ]
+
+    static func covered(_ reason: FailureReason) -> Int {
+        switch reason {
+        case .changePINUserCancelled: return 0
+        case .changePINInterrupted: return 1
+        case .changePINInterruptedCardBusy: return 2
+        case .changePINInputTimeout: return 3
+        case .changePINNoTerminal: return 4
+        case .establishPACEChannelPUKInoperative: return 5
+        case .changePINCardRemoved: return 6
+        case .changePINUnexpectedTransmitStatus: return 7
+        case .changePINUnrecoverable: return 8
+        case .readerServiceUnavailable: return 9
+        case .readerFailed: return 10
+        }
+    }
+
+    @Test func everyReasonIsListed() {
+        #expect(Self.every.map(Self.covered) == Array(0..<11))
+    }
+
+    /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
+    @Test func namesAreStableAndUnique() {
+        #expect(Self.every.map(\.name) == [
+            "Change_Pin_User_Cancelled", "Change_Pin_Interrupted", "Change_Pin_Interrupted_Card_Busy",
+            "Change_Pin_Input_Timeout", "Change_Pin_No_Terminal", "Establish_Pace_Channel_Puk_Inoperative",
+            "Card_Removed", "Change_Pin_Unexpected_Transmit_Status", "Change_Pin_Unrecoverable",
+            "Reader_Service_Unavailable", "Reader_Failed",
+        ])
+        #expect(Set(Self.every.map(\.name)).count == Self.every.count)
+        for name in Self.every.map(\.name) {
+            let words = name.split(separator: "_", omittingEmptySubsequences: false)
+            #expect(words.allSatisfy { $0.first?.isUppercase == true && $0.allSatisfy { $0.isLetter } }, "\(name)")
+        }
+    }
+
+    /// A failure is never success: every reason has a documented non-zero exit status and an
+    /// error result with a minor.
+    @Test(arguments: FailureReasonTests.every)
+    func everyReasonHasAnExitStatusAndAnErrorResult(reason: FailureReason) {
+        let documented: Set<Int32> = [
+            ExitStatus.internalError, ExitStatus.cardState, ExitStatus.serviceUnavailable, ExitStatus.cardError,
+            ExitStatus.cancelled, ExitStatus.usage, ExitStatus.interrupted,
+        ]
+        #expect(documented.contains(reason.exitStatus), "\(reason.name)")
+        #expect(reason.result.major == .error)
+        #expect(reason.result.minor != nil)
+        #expect(reason.result.minor!.rawValue.hasPrefix("http://www.bsi.bund.de/ecard/api/1.1/resultminor/"))
+    }
+
+    /// Each sentence is one line for a person, and no reason can carry a secret into it: the
+    /// card errors in reasons hold status words and the reader layer's words, never data.
+    @Test(arguments: FailureReasonTests.every)
+    func everySentenceIsOneLineWithoutASecret(reason: FailureReason) {
+        let sentence = reason.sentence
+        #expect(!sentence.isEmpty)
+        #expect(!sentence.contains("\n"))
+        #expect(!sentence.hasPrefix("eid:"), "the face adds the program name")
+        for secret in ["123456", "12345", "500540", "9876543210"] {
+            #expect(!sentence.contains(secret), "\(reason.name)")
+        }
+    }
+
+    /// The sentences eid prints today, word for word (the end-to-end tests check some of them
+    /// on the real binary).
+    @Test func sentencesAndStatusesOfChangePIN() {
+        #expect(FailureReason(.changed, timeout: 600) == nil)
+        let cancelled = FailureReason(.cancelled, timeout: 600)
+        #expect(cancelled == .changePINUserCancelled)
+        #expect(cancelled?.sentence == "cancelled; the PIN was not changed")
+        #expect(cancelled?.exitStatus == 5)
+        #expect(cancelled?.isCancellation == true)
+        let timedOut = FailureReason(.timedOut, timeout: 2.5)
+        #expect(timedOut?.sentence == "no answer within 2 s; the PIN was not changed")
+        #expect(timedOut?.exitStatus == 5)
+        #expect(timedOut?.isCancellation == false)
+        let puk = FailureReason(.pukInoperative, timeout: 600)
+        #expect(puk?.name == "Establish_Pace_Channel_Puk_Inoperative")
+        #expect(puk?.exitStatus == 2)
+        #expect(puk?.result == .error(.noPermission))
+        let removed = FailureReason(.cardError(.cardRemoved), timeout: 600)
+        #expect(removed?.name == "Card_Removed")
+        #expect(removed?.sentence == "the PIN was not changed: \(CardError.cardRemoved)")
+        #expect(removed?.exitStatus == 4)
+        #expect(removed?.result == .error(.cancellationByUser))
+        let refused = FailureReason(.cardError(.statusWord(.securityStatusNotSatisfied)), timeout: 600)
+        #expect(refused == .changePINUnexpectedTransmitStatus(.securityStatusNotSatisfied))
+        #expect(refused?.sentence == "the PIN was not changed: \(CardError.statusWord(.securityStatusNotSatisfied))")
+        // pcscd going away during change PIN: a card error (4) with PC/SC's own sentence.
+        let gone = FailureReason(.cardError(.readerServiceUnavailable("pcscd is not running")), timeout: 600)
+        #expect(gone?.name == "Change_Pin_Unrecoverable")
+        #expect(gone?.exitStatus == 4)
+        #expect(gone?.sentence == "the PIN was not changed: pcscd is not running")
+        #expect(FailureReason.changePINInterrupted.exitStatus == 130)
+        #expect(FailureReason.changePINInterruptedCardBusy.isCancellation == false)
+        #expect(FailureReason.changePINNoTerminal.exitStatus == 64)
+    }
+
+    @Test func readerErrorsOfReaders() {
+        let down = FailureReason(readerError: .readerServiceUnavailable("pcscd is not running; start it"))
+        #expect(down.name == "Reader_Service_Unavailable")
+        #expect(down.exitStatus == 3)
+        #expect(down.sentence == "pcscd is not running; start it")
+        let failed = FailureReason(readerError: .readerFailed("the reader failed; reconnect it"))
+        #expect(failed.name == "Reader_Failed")
+        #expect(failed.exitStatus == 4)
+        #expect(failed.sentence == "the reader failed; reconnect it")
+        #expect(FailureReason(readerError: .cardRemoved).exitStatus == 4)
+    }
+}
