@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
         .target(name: "EAC", dependencies: ["CardAccess", "EIDCrypto"], swiftSettings: swift5),
         .target(name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC"], swiftSettings: swift5),
-        .target(name: "SDK", dependencies: ["CardAccess"], swiftSettings: swift5),
+        .target(name: "SDK", dependencies: ["CardAccess", "OrderedJSON"], swiftSettings: swift5),
         .target(
             name: "Workflows",
             dependencies: ["CardAccess", "PCSC", "EAC", "SDK", "CardSimulator"],
