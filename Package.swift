@@ -37,7 +37,10 @@ let package = Package(
         .target(name: "PCSC", dependencies: ["CPCSC", "CardAccess"], swiftSettings: swift5),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
         .target(name: "EAC", dependencies: ["CardAccess", "EIDCrypto"], swiftSettings: swift5),
-        .target(name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC"], swiftSettings: swift5),
+        .target(
+            name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC", "OrderedJSON"],
+            swiftSettings: swift5
+        ),
         .target(name: "SDK", dependencies: ["CardAccess", "OrderedJSON"], swiftSettings: swift5),
         .target(
             name: "Workflows",
