@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions clean
+.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions format clean
 
 all: build
 
@@ -60,6 +60,12 @@ completions: build
 	"$$bin/eid" --generate-completion-script bash > completions/eid.bash; \
 	"$$bin/eid" --generate-completion-script zsh > completions/_eid; \
 	"$$bin/eid" --generate-completion-script fish > completions/eid.fish
+
+# Formats the Swift code in place with swift-format (from the toolchain; settings in .swift-format:
+# indent 4, width 120). `make format FORMAT_PATHS="Sources/SDK"` limits it to some files or folders.
+FORMAT_PATHS ?= Package.swift Sources Tests
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
 
 install: release
 	bin="$$($(RELEASE) --show-bin-path)"; \

@@ -3,6 +3,7 @@ import PackageDescription
 
 // Layers, bottom up (see README.md, "Code map"):
 //   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3
+//   OrderedJSON          JSON values with member order kept: strict bounded parser, compact encoder
 //   CardAccess           APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
@@ -30,12 +31,18 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
+        // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
+        // share it without either depending on the other or on a card layer.
+        .target(name: "OrderedJSON"),
         .target(name: "CardAccess", swiftSettings: swift5),
         .target(name: "PCSC", dependencies: ["CPCSC", "CardAccess"], swiftSettings: swift5),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
         .target(name: "EAC", dependencies: ["CardAccess", "EIDCrypto"], swiftSettings: swift5),
-        .target(name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC"], swiftSettings: swift5),
-        .target(name: "SDK", dependencies: ["CardAccess"], swiftSettings: swift5),
+        .target(
+            name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC", "OrderedJSON"],
+            swiftSettings: swift5
+        ),
+        .target(name: "SDK", dependencies: ["CardAccess", "OrderedJSON"], swiftSettings: swift5),
         .target(
             name: "Workflows",
             dependencies: ["CardAccess", "EAC", "SDK"],
@@ -62,6 +69,7 @@ let package = Package(
             swiftSettings: swift5
         ),
 
+        .testTarget(name: "OrderedJSONTests", dependencies: ["OrderedJSON"]),
         .testTarget(name: "CardAccessTests", dependencies: ["CardAccess"], swiftSettings: swift5),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC"], swiftSettings: swift5),
         // The published test vectors and their loader, shared by the crypto and EAC tests.

@@ -1,5 +1,6 @@
 import CardAccess
 import FoundationEssentials
+import OrderedJSON
 
 /// The simulated card's settings: the same fields as `eid-sim`'s options, read from a JSON
 /// file (`--profile`) and overridden by options. Every field is optional in the file; the
@@ -85,20 +86,22 @@ public struct CardProfile: Equatable, Sendable {
 
     /// Parses and validates profile JSON; `source` names the file in errors.
     public static func decode(_ data: Data, source: String) throws -> CardProfile {
-        let fields: [String: JSONValue]
+        let members: [(String, JSONValue)]
         do {
-            guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+            guard case .object(let object) = try JSONValue(parsing: [UInt8](data)) else {
                 throw CardProfileError.notAnObject(source: source)
             }
-            fields = object
+            members = object
         } catch let error as CardProfileError {
             throw error
         } catch {
             throw CardProfileError.notJSON(source: source)
         }
-        if let unknown = fields.keys.sorted().first(where: { !fieldNames.contains($0) }) {
+        if let unknown = members.map(\.0).sorted().first(where: { !fieldNames.contains($0) }) {
             throw CardProfileError.unknownField(source: source, field: unknown)
         }
+        // Only known names are left, and the parser refuses a name twice: nothing is dropped.
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
         func string(_ name: String) throws -> String? {
             switch fields[name] {
             case nil: return nil
@@ -110,8 +113,11 @@ public struct CardProfile: Equatable, Sendable {
             switch fields[name] {
             case nil: return nil
             case .integer(let n): return n
-            default: throw CardProfileError.wrongType(source: source, field: name, expected: "an integer")
+            // 3.0 and 3e0 are the integer 3, as they have always been here.
+            case .number(let d): if let n = Int(exactly: d) { return n }
+            default: break
             }
+            throw CardProfileError.wrongType(source: source, field: name, expected: "an integer")
         }
         func bool(_ name: String) throws -> Bool? {
             switch fields[name] {
@@ -148,35 +154,20 @@ public struct CardProfile: Equatable, Sendable {
         }
     }
 
-    /// The profile as JSON (all fields, `pin` resolved, keys sorted).
-    public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        return (try? encoder.encode(Fields(self))) ?? Data()
+    /// The profile as a JSON object: every field, `pin` resolved, in the order of `fieldNames`
+    /// (`cardAccess` only when set).
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("pin", .string(effectivePIN)), ("can", .string(can)), ("puk", .string(puk)),
+            ("pinRetries", .integer(pinRetries)), ("transportPIN", .bool(transportPIN)),
+            ("deactivated", .bool(deactivated)), ("pukUsesLeft", .integer(pukUsesLeft)),
+        ]
+        if let cardAccess { members.append(("cardAccess", .string(cardAccess.hexString))) }
+        return .object(members)
     }
 
-    /// The JSON form of a profile: the documented field names.
-    private struct Fields: Encodable {
-        let pin: String
-        let can: String
-        let puk: String
-        let pinRetries: Int
-        let transportPIN: Bool
-        let deactivated: Bool
-        let pukUsesLeft: Int
-        let cardAccess: String?
-
-        init(_ profile: CardProfile) {
-            pin = profile.effectivePIN
-            can = profile.can
-            puk = profile.puk
-            pinRetries = profile.pinRetries
-            transportPIN = profile.transportPIN
-            deactivated = profile.deactivated
-            pukUsesLeft = profile.pukUsesLeft
-            cardAccess = profile.cardAccess?.hexString
-        }
-    }
+    /// The profile as JSON text (`json`), which `decode` reads back.
+    public func jsonData() -> Data { Data(json.text.utf8) }
 }
 
 extension PasswordState {

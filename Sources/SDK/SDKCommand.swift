@@ -1,5 +1,5 @@
 import CardAccess
-import FoundationEssentials
+import OrderedJSON
 
 /// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
 public enum SDKCommand {
@@ -41,28 +41,33 @@ public enum SDKCommand {
     /// without a string "cmd" gives `.invalid`, an unknown name `.unknownCommand`; these are
     /// the SDK messages to answer with.
     public static func parse(_ line: [UInt8]) -> Parsed {
-        let object: CommandObject
+        let value: JSONValue
         do {
-            object = try JSONDecoder().decode(CommandObject.self, from: Data(line))
-        } catch DecodingError.typeMismatch {
-            return .rejected(.invalid(error: "a command must be a JSON object"))
+            value = try JSONValue(parsing: line)
         } catch {
-            // The decoder's own text may quote the line, and the line may hold a PIN: never
-            // pass it on.
+            // Never pass the parser's error on either: the line may hold a PIN, and INVALID
+            // says the same for every broken line.
             return .rejected(.invalid(error: "the line is not valid JSON"))
         }
-        guard let cmd = object.cmd else { return .rejected(.invalid(error: "Command cannot be undefined")) }
+        guard case .object = value else {
+            // A bare null has always been "not valid JSON" here (the answer of the decoder
+            // eid used before); every other value that is not an object is named as such.
+            if value == .null { return .rejected(.invalid(error: "the line is not valid JSON")) }
+            return .rejected(.invalid(error: "a command must be a JSON object"))
+        }
+        // A member that is present, even as null, is not "undefined".
+        guard let cmd = value["cmd"] else { return .rejected(.invalid(error: "Command cannot be undefined")) }
         guard case .string(let name) = cmd else { return .rejected(.invalid(error: "Invalid command")) }
         guard knownNames.contains(name) else { return .rejected(.unknownCommand(name)) }
         if let kind = SecretKind(commandName: name) {
-            return .command(.setSecret(kind, value: object.value?.string.map(Secret.init)))
+            return .command(.setSecret(kind, value: value["value"]?.string.map(Secret.init)))
         }
         switch name {
         case "CANCEL": return .command(.cancel)
         case "ACCEPT": return .command(.accept)
         case "GET_INFO": return .command(.getInfo)
         case "GET_READER_LIST": return .command(.getReaderList)
-        case "GET_READER": return .command(.getReader(name: object.name?.string))
+        case "GET_READER": return .command(.getReader(name: value["name"]?.string))
         case "RUN_CHANGE_PIN": return .command(.runChangePIN)
         default: return .command(.other(name: name))
         }
@@ -72,39 +77,6 @@ public enum SDKCommand {
     public enum Parsed {
         case command(SDKCommand)
         case rejected(SDKMessage)
-    }
-
-    /// The members of a command object that eid reads; any other member is ignored.
-    private struct CommandObject: Decodable {
-        let cmd: Member?
-        let value: Member?
-        let name: Member?
-
-        enum CodingKeys: String, CodingKey { case cmd, value, name }
-
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            // A member that is present, even as null, is not "undefined".
-            cmd = c.contains(.cmd) ? try c.decode(Member.self, forKey: .cmd) : nil
-            value = c.contains(.value) ? try c.decode(Member.self, forKey: .value) : nil
-            name = c.contains(.name) ? try c.decode(Member.self, forKey: .name) : nil
-        }
-    }
-
-    /// A member's value: a string, or anything else (which eid treats as a wrong form).
-    private enum Member: Decodable {
-        case string(String)
-        case other
-
-        init(from decoder: Decoder) throws {
-            let c = try decoder.singleValueContainer()
-            self = (try? c.decode(String.self)).map(Member.string) ?? .other
-        }
-
-        var string: String? {
-            if case .string(let s) = self { return s }
-            return nil
-        }
     }
 }
 

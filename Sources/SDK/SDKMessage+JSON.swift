@@ -1,3 +1,5 @@
+import OrderedJSON
+
 extension SDKMessage {
     /// The message as the SDK's JSON object.
     public var json: JSONValue {
@@ -60,7 +62,7 @@ extension CardPresence {
             return .object([
                 ("inoperative", .bool(info.inoperative)),
                 ("deactivated", .bool(info.deactivated)),
-                ("retryCounter", .number(info.retryCounter)),
+                ("retryCounter", .integer(info.retryCounter)),
             ])
         }
     }

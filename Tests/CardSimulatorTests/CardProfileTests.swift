@@ -38,6 +38,31 @@ import Testing
         #expect(exchange(card, "00b09c0000") == "31009000")
     }
 
+    @Test func jsonListsTheFieldsInTheirDocumentedOrder() throws {
+        let text = String(decoding: CardProfile(cardAccess: [0x31, 0x00]).jsonData(), as: UTF8.self)
+        #expect(text == #"{"pin":"123456","can":"500540","puk":"9876543210","pinRetries":3,"transportPIN":false,"#
+            + #""deactivated":false,"pukUsesLeft":10,"cardAccess":"3100"}"#)
+        #expect(!String(decoding: CardProfile().jsonData(), as: UTF8.self).contains("cardAccess"))
+    }
+
+    @Test func integersMayBeWrittenWithFractionOrExponent() throws {
+        #expect(try decode(#"{"pinRetries": 2.0}"#).pinRetries == 2)
+        #expect(try decode(#"{"pinRetries": 1E0, "pukUsesLeft": -0}"#) == CardProfile(pinRetries: 1, pukUsesLeft: 0))
+        #expect(message(#"{"pinRetries": 99999999999999999999}"#)
+            == #"profile.json: field "pinRetries": must be an integer"#)
+    }
+
+    @Test func strictJSON() {
+        let notJSON = "profile.json: not valid JSON; a profile is a JSON object such as {\"pin\": \"123456\"}"
+        for json in [
+            #"{"pin": "123456", "pin": "654321"}"#, #"{"pinRetries": 1} x"#, #"{"pinRetries": 1e400}"#, "",
+            #"{"pinRetries": 1,}"#, #"{"can": "\ud800"}"#,
+        ] {
+            #expect(message(json) == notJSON, "\(json)")
+        }
+        #expect(message("null") == "profile.json: a profile must be a JSON object such as {\"pin\": \"123456\"}")
+    }
+
     @Test func transportPINDefaultsTo12345() throws {
         let profile = try decode(#"{"transportPIN": true}"#)
         #expect(profile.effectivePIN == "12345")

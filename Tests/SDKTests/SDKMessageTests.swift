@@ -117,6 +117,57 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("null", "the line is not valid JSON"), ("true", "a command must be a JSON object"),
+        ("1", "a command must be a JSON object"), (#""CANCEL""#, "a command must be a JSON object"),
+        ("[]", "a command must be a JSON object"), ("{}", "Command cannot be undefined"),
+        ("", "the line is not valid JSON"), ("  ", "the line is not valid JSON"),
+        (#"{"cmd":"CANCEL"} x"#, "the line is not valid JSON"), (#"{"cmd":"CANCEL"}{}"#, "the line is not valid JSON"),
+    ])
+    func valuesThatAreNoCommand(line: String, error: String) {
+        guard case .rejected(.invalid(let found)) = parse(line) else {
+            Issue.record("not INVALID: \(line)")
+            return
+        }
+        #expect(found == error, "\(line)")
+    }
+
+    /// What a lenient decoder let through and the strict parser refuses: the whole line is
+    /// INVALID, even where the broken part is a member eid does not read.
+    @Test(arguments: [
+        #"{"cmd":"CANCEL","cmd":"GET_INFO"}"#, #"{"cmd":"GET_READER","name":"a","name":"b"}"#,
+        #"{"cmd":"GET_READER","name":"\ud800"}"#, #"{"cmd":"GET_READER","name":"\udc00x"}"#,
+        "\u{FEFF}{\"cmd\":\"CANCEL\"}", #"{"cmd":"CANCEL",}"#, #"{"cmd":"CANCEL","v":01}"#,
+        #"{"cmd":"CANCEL","v":1.}"#, #"{"cmd":"CANCEL","v":1e999}"#, #"{"cmd":"CANCEL","v":[1,]}"#,
+        #"{"cmd":"CANCEL","v":"\x"}"#, "{\"cmd\":\"GET_READER\",\"name\":\"a\u{01}\"}",
+        "{\"cmd\":\"CANCEL\",\"v\":" + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
+    ])
+    func strictJSONOnly(line: String) {
+        guard case .rejected(.invalid(error: "the line is not valid JSON")) = parse(line) else {
+            Issue.record("not INVALID: \(line)")
+            return
+        }
+    }
+
+    @Test func invalidUTF8IsInvalid() {
+        let line = Array(#"{"cmd":"GET_READER","name":"a"#.utf8) + [0xFF] + Array(#""}"#.utf8)
+        guard case .rejected(.invalid(error: "the line is not valid JSON")) = SDKCommand.parse(line) else {
+            Issue.record("not INVALID")
+            return
+        }
+    }
+
+    @Test func escapesInTheCommandName() {
+        guard case .command(.cancel) = parse(#"{"cmd":"\u0043ANCEL"}"#) else {
+            Issue.record("expected CANCEL")
+            return
+        }
+        guard case .command(.getReader(name: "R 😀")) = parse(#"{"cmd":"GET_READER","name":"R \ud83d\ude00"}"#) else {
+            Issue.record("expected the name with its surrogate pair joined")
+            return
+        }
+    }
+
     @Test func unknownNamesAreCaseSensitive() {
         guard case .rejected(.unknownCommand("get_INFo")) = parse(#"{"cmd":"get_INFo"}"#) else {
             Issue.record("expected UNKNOWN_COMMAND")

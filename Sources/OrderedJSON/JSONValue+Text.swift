@@ -1,27 +1,8 @@
-/// A JSON value with the member order kept as written, so that every message prints with
-/// "msg" first and its fields in the order of the SDK documentation.
-public indirect enum JSONValue: Equatable, Sendable {
-    case null
-    case bool(Bool)
-    case number(Int)
-    case string(String)
-    case array([JSONValue])
-    case object([(String, JSONValue)])
-
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): return true
-        case (.bool(let a), .bool(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
-        case (.array(let a), .array(let b)): return a == b
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        default: return false
-        }
-    }
-
-    /// Compact JSON text on one line (no newline inside, strings escaped per RFC 8259).
+extension JSONValue {
+    /// Compact JSON text on one line: no whitespace between tokens, members in their order,
+    /// strings escaped as RFC 8259 requires (quote, backslash and control characters; `\n`,
+    /// `\r`, `\t` by name, the others as `\u00xx`), everything else as itself. A number that is
+    /// not finite, which JSON cannot write, is written as null.
     public var text: String {
         var out = ""
         write(to: &out)
@@ -32,7 +13,9 @@ public indirect enum JSONValue: Equatable, Sendable {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
-        case .number(let n): out += String(n)
+        case .integer(let n): out += String(n)
+        // Swift's shortest round-trip form ("2.5", "1e-07", "1e+20") is valid JSON.
+        case .number(let d): out += d.isFinite ? d.description : "null"
         case .string(let s): JSONValue.writeString(s, to: &out)
         case .array(let items):
             out += "["
