@@ -9,7 +9,7 @@ import Testing
 /// value the card computes is checked by the independent terminal side, and every secure
 /// messaging response is MAC-verified by the terminal's `SecureMessaging`.
 @Suite struct PACEHandlerTests {
-    static let readCardSecurity = CardCommand.readBinary(shortFileID: EIDFile.cardSecurityShortID)
+    static let readCardSecurity = CommandAPDU.readBinary(shortFileID: EIDFile.cardSecurityShortID)
     /// A CHAT for an authentication terminal (06 id-AT, 53 rights).
     static let chat = [UInt8](hex: "7f4c12060904007f000703010202530500000000ff")!
 
@@ -61,7 +61,7 @@ import Testing
         #expect(response.isSuccess)
         #expect(response.data == SimulatorSecurityInfos.cardSecurityPlaceholder)
         #expect(cardSSC(card) == secure.ssc)  // card and terminal count in step
-        #expect(try secure.transmit(CardCommand.selectFile(0x0101)).statusWord == .fileNotFound)  // errors wrapped too
+        #expect(try secure.transmit(CommandAPDU.selectFile(0x0101)).statusWord == .fileNotFound)  // errors wrapped too
 
         // A plain command ends secure messaging (and the access it granted).
         #expect(try channel.transmit(Self.readCardSecurity).statusWord == .securityStatusNotSatisfied)

@@ -178,7 +178,7 @@ import Testing
         #expect(channel.supportsExtendedLength)
         #expect(SimulatedCardChannel.readerName == "Simulator")
         channel.card.powerOff()
-        #expect(throws: CardError.cardRemoved) { try channel.transmit(CardCommand.selectMasterFile) }
+        #expect(throws: CardError.cardRemoved) { try channel.transmit(CommandAPDU.selectMasterFile) }
         #expect(channel.transmitCount == 1)
     }
 
