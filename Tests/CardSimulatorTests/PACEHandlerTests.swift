@@ -266,13 +266,12 @@ import Testing
     // MARK: protocol errors
 
     func ga(_ channel: SimulatedCardChannel, _ objects: [TLV], chained: Bool = true) throws -> ResponseAPDU {
-        try channel.transmit(PACECommand.generalAuthenticate(DynamicAuthenticationData(objects), isLast: !chained))
+        try channel.transmit(CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(objects), isLast: !chained))
     }
 
     func mse(_ channel: SimulatedCardChannel, _ type: PACEPasswordType = .can) throws {
         try channel.transmit(
-            PACECommand.setAuthenticationTemplate(
-                protocol: PACEProtocol.ecdhGenericMappingAES128.oid, passwordType: type)
+            CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES128.oid, password: type)
         ).checkSuccess()
     }
 
