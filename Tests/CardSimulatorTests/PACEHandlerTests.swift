@@ -44,10 +44,10 @@ import Testing
     // MARK: success with every password
 
     @Test(arguments: [
-        (PACEPassword.pin("123456"), PasswordState.Reference.pin), (.can("500540"), .can),
+        (PACEPassword.pin("123456"), PACEPasswordType.pin), (.can("500540"), .can),
         (.puk("9876543210"), .puk),
     ])
-    func paceGivesWorkingSecureMessaging(password: PACEPassword, reference: PasswordState.Reference) throws {
+    func paceGivesWorkingSecureMessaging(password: PACEPassword, reference: PACEPasswordType) throws {
         let channel = SimulatedCardChannel()
         let card = channel.card
         let (result, secure) = try pace(channel, password)
