@@ -114,16 +114,22 @@ final class TerminalInput: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         guard !interrupted else { return false }
-        var settings = termios()
-        if tcgetattr(fd, &settings) == 0 {
-            saved = settings
-            var quiet = settings
-            quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-            quiet.c_lflag |= tcflag_t(ICANON)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
+        silenceLocked()
         self.prompt = prompt
         return true
+    }
+
+    /// Saves the terminal's settings and turns echo off (canonical input stays on); TCSAFLUSH
+    /// drops anything typed before, so no byte typed with echo on is read as the secret.
+    /// Called with `lock` held.
+    private func silenceLocked() {
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else { return }
+        saved = settings
+        var quiet = settings
+        quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
+        quiet.c_lflag |= tcflag_t(ICANON)
+        tcsetattr(fd, TCSAFLUSH, &quiet)
     }
 
     /// Writes text to the terminal.
@@ -175,14 +181,7 @@ final class TerminalInput: @unchecked Sendable {
             lock.unlock()
             return
         }
-        var settings = termios()
-        if tcgetattr(fd, &settings) == 0 {
-            saved = settings
-            var quiet = settings
-            quiet.c_lflag &= ~tcflag_t(ECHO | ECHONL)
-            quiet.c_lflag |= tcflag_t(ICANON)
-            tcsetattr(fd, TCSAFLUSH, &quiet)
-        }
+        silenceLocked()
         clearLine()
         lock.unlock()
         write(shown)
