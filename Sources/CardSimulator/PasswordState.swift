@@ -22,7 +22,8 @@ import EAC
 ///   with it still succeeds (a wrong one still gets 6300), and the unblock answers 6982, as on a
 ///   real card (so a terminal learns it only after the right PUK).
 public struct PasswordState: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
-    public static let maxPINRetries = 3
+    /// A full PIN counter: the number MSE:Set AT reads as ready.
+    public static let maxPINRetries = MSESetATOutcome.maxPINRetryCounter
     public static let maxPUKUses = 10
 
     public internal(set) var pin: String
