@@ -130,3 +130,26 @@ public enum TLVError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension TLV {
+    /// The total encoded length (header plus value) that the first TLV header in `bytes`
+    /// announces, or nil when the header itself is incomplete or malformed.
+    public static func declaredLength(_ b: [UInt8]) -> Int? {
+        var o = 0
+        guard o < b.count else { return nil }
+        if b[o] & 0x1F == 0x1F {
+            o += 1
+            while o < b.count && b[o] & 0x80 != 0 { o += 1 }
+        }
+        o += 1
+        guard o < b.count else { return nil }
+        let first = b[o]
+        o += 1
+        if first < 0x80 { return o + Int(first) }
+        let n = Int(first & 0x7F)
+        guard n >= 1, n <= 3, o + n <= b.count else { return nil }
+        var len = 0
+        for i in 0..<n { len = len << 8 | Int(b[o + i]) }
+        return o + n + len
+    }
+}

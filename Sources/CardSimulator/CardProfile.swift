@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import FoundationEssentials
 import OrderedJSON
 
@@ -59,12 +60,17 @@ public struct CardProfile: Equatable, Sendable {
         func invalid(_ field: String, _ requirement: String, found: String? = nil) -> CardProfileError {
             .invalidValue(source: source, field: field, requirement: requirement, found: found)
         }
-        let pinDigits = transportPIN ? 5 : 6
-        guard PasswordState.isDigits(effectivePIN, count: pinDigits) else {
-            throw invalid("pin", transportPIN ? "must be 5 digits (a transport PIN)" : "must be 6 digits")
+        let pinFormat: PasswordFormat = transportPIN ? .transportPIN : .pin
+        guard pinFormat.accepts(effectivePIN) else {
+            let requirement = "must be \(pinFormat.digitCount) digits"
+            throw invalid("pin", transportPIN ? requirement + " (a transport PIN)" : requirement)
         }
-        guard PasswordState.isDigits(can, count: 6) else { throw invalid("can", "must be 6 digits") }
-        guard PasswordState.isDigits(puk, count: 10) else { throw invalid("puk", "must be 10 digits") }
+        guard PasswordFormat.can.accepts(can) else {
+            throw invalid("can", "must be \(PasswordFormat.can.digitCount) digits")
+        }
+        guard PasswordFormat.puk.accepts(puk) else {
+            throw invalid("puk", "must be \(PasswordFormat.puk.digitCount) digits")
+        }
         guard (0...PasswordState.maxPINRetries).contains(pinRetries) else {
             throw invalid("pinRetries", "must be 0...3", found: String(pinRetries))
         }

@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 
 /// What the card remembers between power on and power off (or reset): the selected file, the
 /// PACE set up by MSE:Set AT, which password PACE verified, and the secure messaging keys.
@@ -6,10 +7,10 @@ import CardAccess
 public struct CardSession: Sendable {
     public var selection: CardFileSystem.Selection = .masterFile
     /// Set by MSE:Set AT for PACE; consumed by General Authenticate.
-    public var paceSetup: PACESetup?
+    public var paceTemplate: PACEAuthenticationTemplate?
     /// The password of the last successful PACE in this session (secure messaging running);
     /// nil before PACE or after secure messaging ended.
-    public var authenticatedPassword: PasswordState.Reference?
+    public var authenticatedPassword: PACEPasswordType?
     /// Whether PACE with the CAN succeeded in this session (lifts the PIN's suspension).
     public var canVerified = false
     /// The card side of secure messaging, installed by a successful PACE.

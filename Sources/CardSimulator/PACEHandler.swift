@@ -85,19 +85,19 @@ struct PACEHandler: CardCommandHandler {
     // MARK: the steps
 
     private func nonce(context: inout CardContext) throws -> ResponseAPDU {
-        guard let setup = context.session.paceSetup else {
+        guard let template = context.session.paceTemplate else {
             throw CardError.statusWord(.conditionsOfUseNotSatisfied)
         }
         if let refusal = context.passwords.refusal(
-            of: setup.password, canVerifiedInSession: context.session.canVerified)
+            of: template.password, canVerifiedInSession: context.session.canVerified)
         {
             throw CardError.statusWord(refusal.statusWord)
         }
-        guard setup.domainParameterID == nil || setup.domainParameterID == [UInt8(domainParameterID)],
-            let oid = try? ObjectIdentifier(derValue: setup.protocolOID), let proto = PACEProtocol(oid: oid),
+        guard template.domainParameterID == nil || template.domainParameterID == [UInt8(domainParameterID)],
+            let proto = PACEProtocol(oid: template.protocol),
             let steps = try? PACESteps(protocol: proto, domainParameterID: domainParameterID)
         else { throw CardError.statusWord(.wrongData) }
-        guard let password = PACEHandler.password(setup.password, in: context.passwords) else {
+        guard let password = PACEHandler.password(template.password, in: context.passwords) else {
             throw CardError.statusWord(.referenceDataNotFound)
         }
         var nonce = try steps.randomNonce()
@@ -106,7 +106,7 @@ struct PACEHandler: CardCommandHandler {
         let encrypted = try steps.encryptNonce(nonce, passwordKey: passwordKey)
         // The run keeps s in zeroing storage until step 2 (or the run's end) drops it.
         context.session.protocolState[PACERun.key] = PACERun(
-            steps: steps, password: setup.password, hasCHAT: setup.chat != nil,
+            steps: steps, password: template.password, hasCHAT: template.chat != nil,
             stage: .nonceSent(nonce: Secret(consuming: &nonce)))
         return PACEHandler.answer([TLV(tag: Tag.encryptedNonce, value: encrypted)])
     }
@@ -179,7 +179,7 @@ struct PACEHandler: CardCommandHandler {
     // MARK: helpers
 
     /// The PACE password the card holds for `reference`, or nil when it has none (MRZ).
-    static func password(_ reference: PasswordState.Reference, in passwords: PasswordState) -> PACEPassword? {
+    static func password(_ reference: PACEPasswordType, in passwords: PasswordState) -> PACEPassword? {
         guard let secret = passwords.secret(for: reference) else { return nil }
         switch reference {
         case .mrz: return nil

@@ -19,7 +19,7 @@ struct PACERun: Sendable, CustomStringConvertible {
     }
 
     let steps: PACESteps
-    let password: PasswordState.Reference
+    let password: PACEPasswordType
     /// Whether MSE:Set AT carried a CHAT (PACE for Terminal Authentication: step 4 names CARs).
     let hasCHAT: Bool
     var stage: Stage

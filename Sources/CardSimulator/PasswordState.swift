@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 
 /// The card's passwords and their counters (BSI TR-03110-2, section 3.5; the nPA's PIN
 /// management), kept across card sessions. Every rule about when a password may be used and
@@ -21,24 +22,8 @@ import CardAccess
 ///   with it still succeeds (a wrong one still gets 6300), and the unblock answers 6982, as on a
 ///   real card (so a terminal learns it only after the right PUK).
 public struct PasswordState: Equatable, Sendable, CustomStringConvertible, CustomReflectable {
-    /// The password references of MSE:Set AT (data object 83) and PACE.
-    public enum Reference: UInt8, Sendable, CaseIterable, CustomStringConvertible {
-        case mrz = 1
-        case can = 2
-        case pin = 3
-        case puk = 4
-
-        public var description: String {
-            switch self {
-            case .mrz: return "MRZ"
-            case .can: return "CAN"
-            case .pin: return "PIN"
-            case .puk: return "PUK"
-            }
-        }
-    }
-
-    public static let maxPINRetries = 3
+    /// A full PIN counter: the number MSE:Set AT reads as ready.
+    public static let maxPINRetries = MSESetATOutcome.maxPINRetryCounter
     public static let maxPUKUses = 10
 
     public internal(set) var pin: String
@@ -67,18 +52,18 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
         self.pukUsesLeft = min(max(pukUsesLeft, 0), PasswordState.maxPUKUses)
     }
 
-    /// The answer to MSE:Set AT for PACE with `reference`: for the PIN, 6283 when the eID
-    /// function is off, else 63Cx with the retry counter when it is below 3; 9000 otherwise.
-    public func mseStatus(for reference: Reference) -> StatusWord {
-        guard reference == .pin else { return .success }
+    /// The answer to MSE:Set AT for PACE with `reference`: for the PIN, deactivated when the
+    /// eID function is off, else what its retry counter says (ready at 3, 63C2, suspended at 1,
+    /// blocked at 0); ready for every other password.
+    public func mseOutcome(for reference: PACEPasswordType) -> MSESetATOutcome {
+        guard reference == .pin else { return .ready }
         if deactivated { return .deactivated }
-        if pinRetryCounter < PasswordState.maxPINRetries { return .retriesLeft(pinRetryCounter) }
-        return .success
+        return MSESetATOutcome(pinRetryCounter: pinRetryCounter)
     }
 
     /// Why PACE with `reference` may not run now, or nil when it may. `canVerifiedInSession`:
     /// whether PACE with the CAN succeeded earlier in this card session (lifts the suspension).
-    public func refusal(of reference: Reference, canVerifiedInSession: Bool) -> PasswordOutcome? {
+    public func refusal(of reference: PACEPasswordType, canVerifiedInSession: Bool) -> PasswordOutcome? {
         switch reference {
         case .mrz:
             return .notAvailable
@@ -95,7 +80,7 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
 
     /// The stored password for `reference` (what the card's side of PACE derives its key
     /// from), or nil when the card has none (MRZ).
-    public func secret(for reference: Reference) -> String? {
+    public func secret(for reference: PACEPasswordType) -> String? {
         switch reference {
         case .mrz: return nil
         case .can: return can
@@ -106,7 +91,7 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
 
     /// Records the end of a PACE run with `reference` that `refusal(of:)` allowed: a correct
     /// PIN sets the counter to 3, a wrong one decreases it. Returns the outcome to answer.
-    public mutating func recordAttempt(_ reference: Reference, succeeded: Bool) -> PasswordOutcome {
+    public mutating func recordAttempt(_ reference: PACEPasswordType, succeeded: Bool) -> PasswordOutcome {
         if succeeded {
             if reference == .pin { pinRetryCounter = PasswordState.maxPINRetries }
             return .success
@@ -119,7 +104,7 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
     /// Checks `digits` against the password `reference` the way PACE does (refusal first,
     /// then compare and record). For tests and for a card side that compares directly.
     public mutating func verify(
-        password reference: Reference, digits: String, canVerifiedInSession: Bool = false
+        password reference: PACEPasswordType, digits: String, canVerifiedInSession: Bool = false
     ) -> PasswordOutcome {
         if let refusal = refusal(of: reference, canVerifiedInSession: canVerifiedInSession) { return refusal }
         guard let stored = secret(for: reference) else { return .notAvailable }
@@ -138,15 +123,11 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
     /// RESET RETRY COUNTER P1=02 (after PACE with the PIN or transport PIN): sets a new
     /// 6-digit PIN, ends the transport PIN state and sets the counter to 3.
     public mutating func changePIN(to newPIN: String) -> PasswordOutcome {
-        guard PasswordState.isDigits(newPIN, count: 6) else { return .invalidNewPIN }
+        guard PasswordFormat.pin.accepts(newPIN) else { return .invalidNewPIN }
         pin = newPIN
         transportPIN = false
         pinRetryCounter = PasswordState.maxPINRetries
         return .success
-    }
-
-    static func isDigits(_ s: String, count: Int) -> Bool {
-        s.utf8.count == count && s.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     static func equalInConstantTime(_ a: String, _ b: String) -> Bool {

@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 
 /// RESET RETRY COUNTER (2C) for the PIN (P2 = 03):
 /// - P1 02, data = the new PIN as ASCII digits: change PIN; needs PACE with the PIN (or the
@@ -12,7 +13,7 @@ struct ResetRetryCounterHandler: CardCommandHandler {
     let instruction: UInt8 = 0x2C
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
-        guard command.p2 == 0x03 else { throw CardError.statusWord(.incorrectParameters) }
+        guard command.p2 == PACEPasswordType.pin.rawValue else { throw CardError.statusWord(.incorrectParameters) }
         let outcome: PasswordOutcome
         switch command.p1 {
         case 0x02:

@@ -41,16 +41,13 @@ public final class PACE {
             keySource: keySource)
     }
 
-    /// Sends MSE:Set AT and returns its status word when it is 9000, 63Cx (PIN attempts left)
-    /// or 6283 (eID deactivated); any other status word throws `setAuthenticationTemplateFailed`.
-    public func setAuthenticationTemplate() throws -> StatusWord {
-        let command = PACECommand.setAuthenticationTemplate(
-            protocol: steps.protocol.oid, passwordType: password.type, chat: chat)
-        let sw = try channel.transmit(command).statusWord
-        guard sw.isSuccess || sw.retryCounter != nil || sw == .deactivated else {
-            throw PACEError.setAuthenticationTemplateFailed(sw)
-        }
-        return sw
+    /// Sends MSE:Set AT and returns its outcome when PACE may follow (ready, a retry counter,
+    /// suspended, blocked, deactivated); a refused one throws `setAuthenticationTemplateFailed`.
+    public func setAuthenticationTemplate() throws -> MSESetATOutcome {
+        let command = CommandAPDU.mseSetAT(pace: steps.protocol.oid, password: password.type, chat: chat)
+        let outcome = MSESetATOutcome(statusWord: try channel.transmit(command).statusWord)
+        guard outcome.allowsPACE else { throw PACEError.setAuthenticationTemplateFailed(outcome.statusWord) }
+        return outcome
     }
 
     /// General Authenticate steps 1-4 (after MSE:Set AT). `setATStatus` is passed through to
@@ -65,8 +62,8 @@ public final class PACE {
 
     /// MSE:Set AT followed by General Authenticate.
     public func run() throws -> PACEResult {
-        let sw = try setAuthenticationTemplate()
-        return try generalAuthenticate(setATStatus: sw)
+        let outcome = try setAuthenticationTemplate()
+        return try generalAuthenticate(setATStatus: outcome.statusWord)
     }
 
     /// Runs PACE and returns the secure messaging channel with the new keys. When `channel`
@@ -150,7 +147,7 @@ public final class PACE {
 
     /// One General Authenticate: steps 1-3 chained (CLA 10), step 4 last (CLA 00).
     private func exchange(step: Int, _ data: DynamicAuthenticationData) throws -> DynamicAuthenticationData {
-        let response = try channel.transmit(PACECommand.generalAuthenticate(data, isLast: step == 4))
+        let response = try channel.transmit(CommandAPDU.generalAuthenticate(pace: data, isLast: step == 4))
         guard response.isSuccess else { throw PACEError.generalAuthenticateFailed(step: step, response.statusWord) }
         guard let content = try? DynamicAuthenticationData(bytes: response.data) else {
             throw PACEError.malformedResponse(step: step)

@@ -1,15 +1,6 @@
 import CardAccess
 import EIDCrypto
 
-/// The password types of PACE and their key references in MSE:Set AT
-/// (BSI TR-03110-3, D.3.3 table 40; ICAO 9303-11, 4.4.1).
-public enum PACEPasswordType: UInt8, Sendable, CaseIterable {
-    case mrz = 1
-    case can = 2
-    case pin = 3
-    case puk = 4
-}
-
 /// A PACE password π. Its text never appears in descriptions or reflection.
 public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     public let type: PACEPasswordType

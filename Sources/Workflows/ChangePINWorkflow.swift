@@ -159,10 +159,7 @@ public final class ChangePINWorkflow {
                 connection.disconnect()
                 return .refused(ReaderInfo(name: reader.name, keypad: false, card: .unknown))
             }
-            let sw = try connection.transmit(
-                PACECommand.setAuthenticationTemplate(protocol: paceInfo.protocol, passwordType: .pin)
-            ).statusWord
-            let presence = EIDCardState.presence(forMSEStatus: sw)
+            let presence = EIDCardState.presence(for: try EIDCardState.pinOutcome(connection, paceInfo: paceInfo))
             let info = ReaderInfo(name: reader.name, keypad: false, card: presence)
             guard let card = presence.eIDCard, !card.deactivated else {
                 connection.disconnect()
@@ -210,21 +207,19 @@ public final class ChangePINWorkflow {
                     case .wrongPassword:
                         continue
                     case .established:
-                        let sw = try card.unblockPIN()
-                        if sw.isSuccess {
+                        switch ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()) {
+                        case .done:
                             show(3)
                             continue
-                        }
-                        // A real card answers 6982 right after PACE with the PUK when the PUK
-                        // is used up (AusweisApp2 reads it so); 6983/6984 from other cards.
-                        if sw == .securityStatusNotSatisfied || sw == .authenticationMethodBlocked
-                            || sw == .referenceDataNotUsable
-                        {
+                        case .pukInoperative:
+                            // A real card answers 6982 right after PACE with the PUK when the
+                            // PUK is used up (AusweisApp2 reads it so); 6983/6984 other cards.
                             show(0, inoperative: true)
                             peer.send(.enterPUK(reader: reader))
                             return .pukInoperative
+                        case .refused(let sw):
+                            throw CardError.statusWord(sw)
                         }
-                        throw CardError.statusWord(sw)
                     }
                 }
                 if counter == 1 && !canEstablished {
@@ -251,8 +246,9 @@ public final class ChangePINWorkflow {
             }
             let newPIN = try ask(.newPIN, reader: reader)
             defer { newPIN.wipe() }
-            let sw = try card.changePIN(to: newPIN)
-            guard sw.isSuccess else { throw CardError.statusWord(sw) }
+            if case .refused(let sw) = ResetRetryCounterOutcome(changeStatus: try card.changePIN(to: newPIN)) {
+                throw CardError.statusWord(sw)
+            }
             return .changed
         } catch let ended as Ended {
             return ended.outcome
@@ -290,14 +286,9 @@ public final class ChangePINWorkflow {
     /// 6983 means blocked; 6982 or 6985 mean suspended (the CAN is needed first); for any other
     /// refusal (a plain 6300, say) the card is asked with MSE:Set AT, as AusweisApp does.
     static func attemptsLeft(after sw: StatusWord, askCard: () throws -> Int?) throws -> Int {
-        if let n = sw.retryCounter { return n }
-        switch sw {
-        case .authenticationMethodBlocked: return 0
-        case .securityStatusNotSatisfied, .conditionsOfUseNotSatisfied: return 1
-        default:
-            guard let n = try askCard() else { throw CardError.statusWord(sw) }
-            return n
-        }
+        if let n = PACEPasswordRefusal(statusWord: sw)?.pinRetryCounter { return n }
+        guard let n = try askCard() else { throw CardError.statusWord(sw) }
+        return n
     }
 
     static func request(_ kind: SecretKind, error: String?, reader: ReaderInfo) -> SDKMessage {

@@ -29,7 +29,7 @@ public final class EIDCardSession: PINManagementCard {
             secure?.close()
             secure = nil
             switch error {
-            case .generalAuthenticateFailed(_, let sw) where Self.refusesPassword(sw):
+            case .generalAuthenticateFailed(_, let sw) where PACEPasswordRefusal(statusWord: sw) != nil:
                 return .wrongPassword(sw)
             case .setAuthenticationTemplateFailed(let sw), .generalAuthenticateFailed(_, let sw):
                 throw CardError.statusWord(sw)
@@ -42,30 +42,21 @@ public final class EIDCardSession: PINManagementCard {
         }
     }
 
-    /// The status words with which a card refuses a password: 63Cx (x attempts left), 6300
-    /// (wrong CAN or PUK), 6983 (blocked), 6982/6985 (PIN suspended: CAN first).
-    static func refusesPassword(_ sw: StatusWord) -> Bool {
-        sw.retryCounter != nil || sw == .authenticationFailed || sw == .authenticationMethodBlocked
-            || sw == .securityStatusNotSatisfied || sw == .conditionsOfUseNotSatisfied
-    }
-
     public func pinRetryCounter() throws -> Int? {
         // A plain command: the card's secure messaging (if any) ends here, as after any failed PACE.
         secure?.close()
         secure = nil
-        let sw = try channel.transmit(
-            PACECommand.setAuthenticationTemplate(protocol: paceInfo.protocol, passwordType: .pin)).statusWord
-        return EIDCardState.presence(forMSEStatus: sw).eIDCard.map(\.retryCounter).flatMap { $0 >= 0 ? $0 : nil }
+        return try EIDCardState.pinOutcome(channel, paceInfo: paceInfo).pinRetryCounter
     }
 
     public func changePIN(to newPIN: Secret) throws -> StatusWord {
         try newPIN.withBytes { digits in
-            try resetRetryCounter(CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: digits))
+            try resetRetryCounter(.resetRetryCounter(change: digits))
         }
     }
 
     public func unblockPIN() throws -> StatusWord {
-        try resetRetryCounter(CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03))
+        try resetRetryCounter(.resetRetryCounter(unblock: .pin))
     }
 
     private func resetRetryCounter(_ command: CommandAPDU) throws -> StatusWord {

@@ -9,7 +9,7 @@ import Testing
 /// value the card computes is checked by the independent terminal side, and every secure
 /// messaging response is MAC-verified by the terminal's `SecureMessaging`.
 @Suite struct PACEHandlerTests {
-    static let readCardSecurity = CardCommand.readBinary(shortFileID: EIDFile.cardSecurityShortID)
+    static let readCardSecurity = CommandAPDU.readBinary(shortFileID: EIDFile.cardSecurityShortID)
     /// A CHAT for an authentication terminal (06 id-AT, 53 rights).
     static let chat = [UInt8](hex: "7f4c12060904007f000703010202530500000000ff")!
 
@@ -44,10 +44,10 @@ import Testing
     // MARK: success with every password
 
     @Test(arguments: [
-        (PACEPassword.pin("123456"), PasswordState.Reference.pin), (.can("500540"), .can),
+        (PACEPassword.pin("123456"), PACEPasswordType.pin), (.can("500540"), .can),
         (.puk("9876543210"), .puk),
     ])
-    func paceGivesWorkingSecureMessaging(password: PACEPassword, reference: PasswordState.Reference) throws {
+    func paceGivesWorkingSecureMessaging(password: PACEPassword, reference: PACEPasswordType) throws {
         let channel = SimulatedCardChannel()
         let card = channel.card
         let (result, secure) = try pace(channel, password)
@@ -61,7 +61,7 @@ import Testing
         #expect(response.isSuccess)
         #expect(response.data == SimulatorSecurityInfos.cardSecurityPlaceholder)
         #expect(cardSSC(card) == secure.ssc)  // card and terminal count in step
-        #expect(try secure.transmit(CardCommand.selectFile(0x0101)).statusWord == .fileNotFound)  // errors wrapped too
+        #expect(try secure.transmit(CommandAPDU.selectFile(0x0101)).statusWord == .fileNotFound)  // errors wrapped too
 
         // A plain command ends secure messaging (and the access it granted).
         #expect(try channel.transmit(Self.readCardSecurity).statusWord == .securityStatusNotSatisfied)
@@ -266,13 +266,12 @@ import Testing
     // MARK: protocol errors
 
     func ga(_ channel: SimulatedCardChannel, _ objects: [TLV], chained: Bool = true) throws -> ResponseAPDU {
-        try channel.transmit(PACECommand.generalAuthenticate(DynamicAuthenticationData(objects), isLast: !chained))
+        try channel.transmit(CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(objects), isLast: !chained))
     }
 
     func mse(_ channel: SimulatedCardChannel, _ type: PACEPasswordType = .can) throws {
         try channel.transmit(
-            PACECommand.setAuthenticationTemplate(
-                protocol: PACEProtocol.ecdhGenericMappingAES128.oid, passwordType: type)
+            CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES128.oid, password: type)
         ).checkSuccess()
     }
 

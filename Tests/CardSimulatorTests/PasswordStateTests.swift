@@ -1,4 +1,5 @@
 import CardAccess
+import EAC
 import Testing
 @testable import CardSimulator
 
@@ -64,13 +65,18 @@ import Testing
     }
 
     @Test func mseStatusForEveryPINState() {
-        #expect(PasswordState().mseStatus(for: .pin) == .success)
-        #expect(PasswordState(pinRetryCounter: 2).mseStatus(for: .pin).rawValue == 0x63C2)
-        #expect(PasswordState(pinRetryCounter: 1).mseStatus(for: .pin).rawValue == 0x63C1)
-        #expect(PasswordState(pinRetryCounter: 0).mseStatus(for: .pin).rawValue == 0x63C0)
-        #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseStatus(for: .pin).rawValue == 0x6283)
-        for ref in [PasswordState.Reference.mrz, .can, .puk] {
-            #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseStatus(for: ref) == .success)
+        #expect(PasswordState().mseOutcome(for: .pin) == .ready)
+        #expect(PasswordState().mseOutcome(for: .pin).statusWord == .success)
+        #expect(PasswordState(pinRetryCounter: 2).mseOutcome(for: .pin) == .retryCounter(2))
+        #expect(PasswordState(pinRetryCounter: 2).mseOutcome(for: .pin).statusWord.rawValue == 0x63C2)
+        #expect(PasswordState(pinRetryCounter: 1).mseOutcome(for: .pin) == .suspended)
+        #expect(PasswordState(pinRetryCounter: 1).mseOutcome(for: .pin).statusWord.rawValue == 0x63C1)
+        #expect(PasswordState(pinRetryCounter: 0).mseOutcome(for: .pin) == .blocked)
+        #expect(PasswordState(pinRetryCounter: 0).mseOutcome(for: .pin).statusWord.rawValue == 0x63C0)
+        #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: .pin) == .deactivated)
+        #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: .pin).statusWord.rawValue == 0x6283)
+        for ref in [PACEPasswordType.mrz, .can, .puk] {
+            #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: ref) == .ready)
         }
     }
 

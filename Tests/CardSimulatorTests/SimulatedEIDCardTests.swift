@@ -94,10 +94,10 @@ import Testing
         for (profile, expected) in states {
             let card = poweredCard(profile)
             #expect(status(card, mseSetATPACE(ref: 3)) == expected)
-            #expect(card.withContext { $0.session.paceSetup?.password } == .pin)
+            #expect(card.withContext { $0.session.paceTemplate?.password } == .pin)
             for ref: UInt8 in [1, 2, 4] {
                 #expect(status(card, mseSetATPACE(ref: ref)) == 0x9000)
-                #expect(card.withContext { $0.session.paceSetup?.password.rawValue } == ref)
+                #expect(card.withContext { $0.session.paceTemplate?.password.rawValue } == ref)
             }
         }
     }
@@ -118,13 +118,13 @@ import Testing
         #expect(mse(oid + "830103" + "9f0100") == 0x6A80)  // unknown object
         #expect(mse(oid + "83") == 0x6A80)  // truncated TLV
         #expect(mse(oid + "830103" + "7f4c03530100") == 0x6A80)  // CHAT without OID
-        #expect(card.withContext { $0.session.paceSetup } == nil)
+        #expect(card.withContext { $0.session.paceTemplate } == nil)
         // No data at all (AusweisApp2's way to end a PACE channel): wrong length, as a real nPA.
         #expect(status(card, "0022c1a4") == 0x6700)
         #expect(mse(oid + "830103" + "7f4c0e060904007f00070301020253010f") == 0x9000)
-        #expect(card.withContext { $0.session.paceSetup?.chat?.count } == 17)
+        #expect(card.withContext { $0.session.paceTemplate?.chat?.count } == 17)
         #expect(mse(oid + "830102" + "84010d") == 0x9000)
-        #expect(card.withContext { $0.session.paceSetup?.domainParameterID } == [0x0D])
+        #expect(card.withContext { $0.session.paceTemplate?.domainParameterID } == [0x0D])
         #expect(status(card, "0022c1a6" + "03830103") == 0x6A86)  // other P2
         #expect(status(card, "002281a4" + "03830103") == 0x6A86)  // Set AT for TA: not yet
     }
@@ -162,14 +162,14 @@ import Testing
             _ = context.passwords.recordAttempt(.pin, succeeded: false)
         }
         card.reset()
-        #expect(card.withContext { $0.session.paceSetup } == nil)
+        #expect(card.withContext { $0.session.paceTemplate } == nil)
         #expect(card.passwords.pinRetryCounter == 2)
         #expect(status(card, mseSetATPACE(ref: 3)) == 0x63C2)
         card.powerOff()
         #expect(!card.isPoweredOn)
         #expect(card.respond(to: [0x00, 0xA4, 0x00, 0x0C]).isEmpty)
         card.powerOn()
-        #expect(card.withContext { $0.session.paceSetup } == nil)
+        #expect(card.withContext { $0.session.paceTemplate } == nil)
         #expect(card.passwords.pinRetryCounter == 2)
     }
 
@@ -178,7 +178,7 @@ import Testing
         #expect(channel.supportsExtendedLength)
         #expect(SimulatedCardChannel.readerName == "Simulator")
         channel.card.powerOff()
-        #expect(throws: CardError.cardRemoved) { try channel.transmit(CardCommand.selectMasterFile) }
+        #expect(throws: CardError.cardRemoved) { try channel.transmit(CommandAPDU.selectMasterFile) }
         #expect(channel.transmitCount == 1)
     }
 

@@ -4,7 +4,7 @@ import EIDCrypto
 import Testing
 
 /// A minimal card side of PACE and secure messaging, built only from the public building
-/// blocks (`PACESteps`, `PACECommand`, `DynamicAuthenticationData`, `SecureMessagingSession`)
+/// blocks (`PACESteps`, `CommandAPDU+PACE`, `PACEAuthenticationTemplate`, `DynamicAuthenticationData`, `SecureMessagingSession`)
 /// the software card uses: proves those blocks fit the terminal for every supported curve
 /// and key length, with random keys on both sides.
 final class LoopbackCard: CardChannel {
@@ -51,8 +51,8 @@ final class LoopbackCard: CardChannel {
     func handlePACE(_ command: CommandAPDU) throws -> ResponseAPDU {
         typealias Tag = DynamicAuthenticationData.Tag
         if command.ins == 0x22 {
-            let mse = try PACECommand.SetAuthenticationTemplate(command: command)
-            guard mse.protocol == steps.protocol.oid, mse.passwordType == password.type else {
+            let mse = try PACEAuthenticationTemplate(command: command)
+            guard mse.protocol == steps.protocol.oid, mse.password == password.type else {
                 return ResponseAPDU(statusWord: .referenceDataNotFound)
             }
             passwordKey = try steps.passwordKey(password)

@@ -197,12 +197,10 @@ struct PACETerminalTests {
     @Test func chatIsSentInMSESetAT() throws {
         // CHAT of an authentication terminal (id-AT), as in a terminal certificate.
         let chat = try hex("7f4c12" + "060904007f000703010202" + "53050000000110")
-        let command = PACECommand.setAuthenticationTemplate(
-            protocol: PACEProtocol.ecdhGenericMappingAES128.oid,
-            passwordType: .pin, chat: chat)
+        let command = CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES128.oid, password: .pin, chat: chat)
         #expect(command.bytes.hexString == "0022c1a424800a04007f00070202040202830103" + chat.hexString)
-        let parsed = try PACECommand.SetAuthenticationTemplate(command: command)
-        #expect(parsed.passwordType == .pin)
+        let parsed = try PACEAuthenticationTemplate(command: command)
+        #expect(parsed.password == .pin)
         #expect(parsed.protocol == PACEProtocol.ecdhGenericMappingAES128.oid)
         #expect(parsed.chat == chat)
     }
