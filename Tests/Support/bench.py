@@ -29,6 +29,16 @@ RSS_RUNS = 5
 READER, PORT = os.environ["EID_E2E_READERS"].split(";")[0].split("=")
 
 
+def wait_for_empty_reader():
+    """After a card is stopped, until pcscd shows its reader empty: a card started before vpcd
+    has seen the old one go can be listed while it cannot yet be opened."""
+    for _ in range(50):
+        out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
+        if f'"name":"{READER}","attached":true,"keypad":false,"card":null' in out:
+            return
+        time.sleep(0.1)
+
+
 def start_sim(*args):
     trace = open(f"/tmp/eid-bench-trace-{os.getpid()}", "w+")
     sim = subprocess.Popen([f"{BIN}/eid-sim", "--vpcd", f"127.0.0.1:{PORT}", "--trace", *args],
@@ -79,6 +89,7 @@ def measure(name, argv, runs, stdin_for=None, sim_args=()):
     finally:
         sim.terminate()
         sim.wait()
+        wait_for_empty_reader()
     print(f"{name:<34} wall median {statistics.median(walls) * 1000:6.1f} ms  "
           f"(min {min(walls) * 1000:.1f}, max {max(walls) * 1000:.1f}, n={runs})  "
           f"APDUs {count:4.1f}  peak RSS {max(rss) / 1024:5.1f} MiB")
