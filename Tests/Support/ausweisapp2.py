@@ -30,6 +30,17 @@ def env_readers():
     return [(name, int(port)) for name, port in pairs]
 
 
+def terminate(process):
+    """Stops a child by its PID: TERM, then KILL if it has not ended within 5 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+
 class SoftwareCard:
     """eid-sim plugged into a vpcd port, with --trace (one line per APDU, no data) to a file."""
 
@@ -45,13 +56,7 @@ class SoftwareCard:
         return sum(1 for line in self.trace if line.startswith("eid-sim: apdu"))
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        terminate(self.process)
         self.trace.close()
 
 
@@ -117,13 +122,7 @@ class AusweisApp2:
 
     def stop(self):
         """Stops it by its PID (TERM, then KILL) and removes the scratch directory."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
+        terminate(self.process)
         self.output.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 

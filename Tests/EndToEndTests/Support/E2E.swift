@@ -114,38 +114,44 @@ final class PipeDrain: @unchecked Sendable {
     }
 }
 
-/// A software eID card (eid-sim) plugged into one vpcd reader for the life of this object.
-final class SimulatedCard {
+/// A card program (eid-sim, or an emulator nobody here wrote) that is the vpcd client of one
+/// reader for the life of this object: started, waited for until pcscd shows its card, and
+/// stopped by PID.
+class VPCDCardProcess {
     let process = Process()
     let reader: String
     private let errPipe = Pipe()
     private var stopped: (Int32, String)?
 
-    /// Starts `eid-sim --vpcd 127.0.0.1:port` with `arguments` and waits until pcscd shows the
-    /// card in `reader`.
-    init(reader: String, port: Int, arguments: [String] = [], waitForCard: Bool = true) throws {
+    /// Starts `executable` with `arguments` (standard output discarded: an emulator may print
+    /// secrets there) and, with `waitForCard`, waits until pcscd shows the card in `reader`.
+    init(reader: String, executable: URL, arguments: [String], waitForCard: Bool = true) throws {
         self.reader = reader
-        process.executableURL = E2E.binDir.appendingPathComponent("eid-sim")
-        process.arguments = ["--vpcd", "127.0.0.1:\(port)"] + arguments
+        process.executableURL = executable
+        process.arguments = arguments
         process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         try process.run()
         if waitForCard { try self.waitForCard(present: true) }
     }
 
-    /// Polls `eid readers --json` until the reader shows a card (or none).
+    /// Polls `eid readers --json` until the reader shows a card (or none); a card program
+    /// that ended while its card was awaited ends the wait at once.
     func waitForCard(present: Bool, timeout: Double = 15) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
+            if present && !process.isRunning { break }
             let result = try runTool("eid", ["readers", "--json"])
             if let card = try? readerEntry(reader, in: result.stdout), (card["card"] is NSNull) != present { return }
             usleep(100_000)
         }
-        throw E2EError.timeout("the card in \(reader) did not \(present ? "appear" : "disappear")")
+        let why = process.isRunning ? "" : " (the card program ended: \(stop().1))"
+        throw E2EError.timeout("the card in \(reader) did not \(present ? "appear" : "disappear")\(why)")
     }
 
-    /// Ends eid-sim (SIGTERM) and returns its exit status and standard error, once pcscd no
-    /// longer shows the card (so the next test on this reader cannot see it).
+    /// Ends the card program (SIGTERM) and returns its exit status and standard error, once
+    /// pcscd no longer shows the card (so the next test on this reader cannot see it).
     @discardableResult
     func stop() -> (Int32, String) {
         if let stopped { return stopped }
@@ -153,13 +159,24 @@ final class SimulatedCard {
             process.terminate()
             process.waitUntilExit()
         }
-        try? waitForCard(present: false)
         let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         stopped = (process.terminationStatus, err)
+        try? waitForCard(present: false)
         return (process.terminationStatus, err)
     }
 
     deinit { stop() }
+}
+
+/// A software eID card (eid-sim) plugged into one vpcd reader for the life of this object.
+final class SimulatedCard: VPCDCardProcess {
+    /// Starts `eid-sim --vpcd 127.0.0.1:port` with `arguments` and waits until pcscd shows the
+    /// card in `reader`.
+    init(reader: String, port: Int, arguments: [String] = [], waitForCard: Bool = true) throws {
+        try super.init(
+            reader: reader, executable: E2E.binDir.appendingPathComponent("eid-sim"),
+            arguments: ["--vpcd", "127.0.0.1:\(port)"] + arguments, waitForCard: waitForCard)
+    }
 }
 
 enum E2EError: Error {
