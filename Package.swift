@@ -4,7 +4,7 @@ import PackageDescription
 // Layers, bottom up (see README.md, "Code map"):
 //   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3
 //   OrderedJSON          JSON values with member order kept: strict bounded parser, compact encoder
-//   CardAccess           APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
+//   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging
@@ -14,7 +14,6 @@ import PackageDescription
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
 //   eid, eid-sim         thin executables: arguments, terminal, exit codes
 
-let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
     name: "eid",
@@ -34,68 +33,64 @@ let package = Package(
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
         // share it without either depending on the other or on a card layer.
         .target(name: "OrderedJSON"),
-        .target(name: "CardAccess", swiftSettings: swift5),
-        .target(name: "PCSC", dependencies: ["CPCSC", "CardAccess"], swiftSettings: swift5),
-        .target(name: "EIDCrypto", dependencies: ["COpenSSL"], swiftSettings: swift5),
-        .target(name: "EAC", dependencies: ["CardAccess", "EIDCrypto"], swiftSettings: swift5),
+        .target(name: "SmartCard"),
+        .target(name: "PCSC", dependencies: ["CPCSC", "SmartCard"]),
+        .target(name: "EIDCrypto", dependencies: ["COpenSSL"]),
+        .target(name: "EAC", dependencies: ["SmartCard", "EIDCrypto"]),
         .target(
-            name: "CardSimulator", dependencies: ["CardAccess", "EIDCrypto", "EAC", "OrderedJSON"],
-            swiftSettings: swift5
+            name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON"]
         ),
-        .target(name: "SDK", dependencies: ["CardAccess", "OrderedJSON"], swiftSettings: swift5),
+        .target(name: "SDK", dependencies: ["SmartCard", "OrderedJSON"]),
         .target(
             name: "Workflows",
-            dependencies: ["CardAccess", "EAC", "SDK"],
-            swiftSettings: swift5
+            dependencies: ["SmartCard", "EAC", "SDK"]
         ),
+        // Swift 5 mode until its signal handling moves into the Faces context (issue 7, item 2).
         .executableTarget(
             name: "eid",
             dependencies: [
-                "Workflows", "SDK", "PCSC", "CardSimulator", "CardAccess",
+                "Workflows", "SDK", "PCSC", "CardSimulator", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swift5
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         // In-process figures for `make bench`; not installed.
         .executableTarget(
-            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "CardAccess"], swiftSettings: swift5
+            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "SmartCard"]
         ),
         .executableTarget(
             name: "eid-sim",
             dependencies: [
-                "CardSimulator", "CardAccess",
+                "CardSimulator", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: swift5
+            ]
         ),
 
         .testTarget(name: "OrderedJSONTests", dependencies: ["OrderedJSON"]),
-        .testTarget(name: "CardAccessTests", dependencies: ["CardAccess"], swiftSettings: swift5),
-        .testTarget(name: "PCSCTests", dependencies: ["PCSC"], swiftSettings: swift5),
+        .testTarget(name: "SmartCardTests", dependencies: ["SmartCard"]),
+        .testTarget(name: "PCSCTests", dependencies: ["PCSC"]),
         // The published test vectors and their loader, shared by the crypto and EAC tests.
         .target(
-            name: "TestVectors", dependencies: ["CardAccess"], path: "Tests/TestVectors",
-            resources: [.copy("Fixtures")], swiftSettings: swift5
+            name: "TestVectors", dependencies: ["SmartCard"], path: "Tests/TestVectors",
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "EIDCryptoTests", dependencies: ["EIDCrypto", "CardAccess", "TestVectors"], swiftSettings: swift5
+            name: "EIDCryptoTests", dependencies: ["EIDCrypto", "SmartCard", "TestVectors"]
         ),
         .testTarget(
-            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "TestVectors"], swiftSettings: swift5
+            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "TestVectors"]
         ),
         .testTarget(
-            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "CardAccess"], swiftSettings: swift5
+            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard"]
         ),
-        .testTarget(name: "SDKTests", dependencies: ["SDK"], swiftSettings: swift5),
+        .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(
-            name: "WorkflowsTests", dependencies: ["Workflows", "SDK", "CardSimulator", "CardAccess"],
-            swiftSettings: swift5
+            name: "WorkflowsTests", dependencies: ["Workflows", "SDK", "CardSimulator", "SmartCard"]
         ),
-        .testTarget(name: "EndToEndTests", swiftSettings: swift5),
+        .testTarget(name: "EndToEndTests"),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
-            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "CardAccess", "CardSimulator", "COpenPACE"],
-            swiftSettings: swift5
+            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE"]
         ),
     ]
 )

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// One command and its answer, as `--trace` shows it: the instruction byte and the status
 /// word, never data (it may carry passwords).

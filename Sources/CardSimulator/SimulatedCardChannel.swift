@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// A `CardChannel` straight into a `SimulatedEIDCard`, for in-process use (the client's
 /// reader named "Simulator"). Powers the card on when created; counts transmitted APDUs.

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// A software eID card: it processes command APDU bytes and answers response bytes like an
 /// nPA, with the persistent state of a card (passwords, counters, files) and the state of one

@@ -1,5 +1,5 @@
 import CPCSC
-import CardAccess
+import SmartCard
 import Dispatch
 
 /// A connected card: a `CardChannel` over SCardTransmit.

@@ -1,6 +1,6 @@
 import CPCSC
 import Glibc
-import CardAccess
+import SmartCard
 
 /// A connection to the PC/SC service (pcscd). One per thread of work; `cancel()` may be called
 /// from any thread to end a wait.

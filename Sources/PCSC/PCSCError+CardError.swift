@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 extension PCSCError {
     /// The card layer's view of this failure, so that the layers above the reader (the

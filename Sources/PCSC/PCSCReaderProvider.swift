@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// Readers and cards through the PC/SC service (pcscd). Every failure leaves it as a
 /// `CardError` (`PCSCError.cardError`), so the workflows never see PC/SC.

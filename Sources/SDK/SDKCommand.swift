@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import OrderedJSON
 
 /// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import SDK
 
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 
 /// The PIN operations of one card session on an eID card: PACE with PIN, CAN or PUK over the

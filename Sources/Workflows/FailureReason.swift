@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import SDK
 
 /// Why a command did not succeed: the one table that gives each reason its stable name (as

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 
 /// What the change PIN workflow needs of an eID card in one card session.

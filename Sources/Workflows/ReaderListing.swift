@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import SDK
 
 /// The readers and the cards in them, as READER_LIST and READER messages describe them.

@@ -1,6 +1,6 @@
 // eid-bench: in-process figures for `make bench` (measured, never asserted).
 // PACE with the PIN against the software card, median CPU time of 50 runs.
-import CardAccess
+import SmartCard
 import CardSimulator
 import EAC
 import Foundation

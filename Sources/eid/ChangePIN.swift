@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAccess
+import SmartCard
 import Dispatch
 import SDK
 import Workflows

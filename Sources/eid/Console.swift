@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import SDK
 import Workflows
 

@@ -1,5 +1,5 @@
 import ArgumentParser
-import CardAccess
+import SmartCard
 import CardSimulator
 import PCSC
 import Workflows

@@ -1,5 +1,5 @@
 import Dispatch
-import CardAccess
+import SmartCard
 #if canImport(Glibc)
 import Glibc
 #endif

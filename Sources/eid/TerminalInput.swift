@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 #if canImport(Glibc)
 import Glibc
 #endif

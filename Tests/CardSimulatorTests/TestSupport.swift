@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 @testable import CardSimulator
 
 /// Sends hex to a powered card and returns the response as hex (data + status word).

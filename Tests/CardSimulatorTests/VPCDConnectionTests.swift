@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import Foundation
 import Testing
 @testable import CardSimulator

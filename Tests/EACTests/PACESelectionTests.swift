@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 import TestVectors
 import Testing
@@ -11,7 +11,7 @@ struct PACESelectionTests {
     }
 
     static func pace(_ name: String, _ id: Int?) -> SecurityInfo {
-        .pace(PACEInfo(protocol: ObjectIdentifier(name: name)!, version: 2, parameterID: id))
+        .pace(PACEInfo(protocol: OID(name: name)!, version: 2, parameterID: id))
     }
 
     @Test func everyRealCardAccessFileYieldsECDHGenericMappingAES128() throws {
@@ -57,7 +57,7 @@ struct PACESelectionTests {
     @Test func proprietaryDomainParametersAreSkippedForAStandardizedOffer() throws {
         let proprietary = SecurityInfo.paceDomainParameter(
             PACEDomainParameterInfo(
-                protocol: ObjectIdentifier.idPACE.appending(2), domainParameter: .standardized(13), parameterID: 32))
+                protocol: OID.idPACE.appending(2), domainParameter: .standardized(13), parameterID: 32))
         let infos = try SecurityInfos(
             der: SecurityInfos([
                 Self.pace("id-PACE-ECDH-GM-AES-CBC-CMAC-128", 32), proprietary,
@@ -70,7 +70,7 @@ struct PACESelectionTests {
     @Test func onlyProprietaryOrUnsupportedOffersGiveATypedErrorThatNamesThem() throws {
         let proprietary = PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 32)
         let dh = PACEInfo(
-            protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
+            protocol: OID(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
         let infos = SecurityInfos([.pace(proprietary), .pace(dh)])
         #expect(throws: PACEError.noRunnablePACE(offered: [proprietary, dh])) { try infos.runnablePACEInfo() }
         let text = PACEError.noRunnablePACE(offered: [proprietary, dh]).description

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 import EIDCrypto
 import TestVectors
@@ -134,9 +134,9 @@ struct PACEStepsTests {
             try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 2)
         }
         #expect(
-            PACEProtocol(oid: ObjectIdentifier(name: "id-PACE-ECDH-CAM-AES-CBC-CMAC-256")!)?.mapping
+            PACEProtocol(oid: OID(name: "id-PACE-ECDH-CAM-AES-CBC-CMAC-256")!)?.mapping
                 == .chipAuthentication)
-        #expect(PACEProtocol(oid: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!) == nil)
+        #expect(PACEProtocol(oid: OID(name: "id-CA-ECDH-AES-CBC-CMAC-128")!) == nil)
     }
 
     @Test func identicalEphemeralKeysAreRefused() throws {
@@ -303,7 +303,7 @@ struct PACETerminalTests {
             try PACE(channel: ScriptedChannel([]), paceInfo: info, password: .can("123456"))
         }
         let dh = PACEInfo(
-            protocol: ObjectIdentifier(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
+            protocol: OID(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!, version: 2, parameterID: 0)
         #expect(throws: PACEError.unsupportedProtocol(dh.protocol)) {
             try PACE(channel: ScriptedChannel([]), paceInfo: dh, password: .can("123456"))
         }

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 import EIDCrypto
 import TestVectors
@@ -12,7 +12,7 @@ struct SecurityInfosTests {
 
     /// Compares one parsed info with its decoded description in ef_cardaccess.json.
     func check(_ info: SecurityInfo, _ expected: [String: Any], _ label: String) throws {
-        let oid = try #require(ObjectIdentifier(dotted: expected["oid"] as! String))
+        let oid = try #require(OID(dotted: expected["oid"] as! String))
         #expect(info.protocol == oid, "\(label)")
         let standardizedID = (expected["domainParameter"] as? [String: Any])?["standardizedId"] as? Int
         switch (expected["type"] as! String, info) {
@@ -121,10 +121,10 @@ struct SecurityInfosTests {
             .terminalAuthentication(TerminalAuthenticationInfo(version: 2)),
             .chipAuthentication(
                 ChipAuthenticationInfo(
-                    protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, version: 2, keyID: 1)),
+                    protocol: OID(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, version: 2, keyID: 1)),
             .chipAuthenticationDomainParameter(
                 ChipAuthenticationDomainParameterInfo(
-                    protocol: ObjectIdentifier(name: "id-CA-ECDH")!, domainParameter: .standardized(13), keyID: 1)),
+                    protocol: OID(name: "id-CA-ECDH")!, domainParameter: .standardized(13), keyID: 1)),
             .chipAuthenticationPublicKey(
                 ChipAuthenticationPublicKeyInfo(
                     protocol: .idPKECDH,
@@ -136,7 +136,7 @@ struct SecurityInfosTests {
                 SecurityInfos([
                     .chipAuthentication(
                         ChipAuthenticationInfo(
-                            protocol: ObjectIdentifier(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, keyID: 2))
+                            protocol: OID(name: "id-CA-ECDH-AES-CBC-CMAC-128")!, keyID: 2))
                 ])),
         ])
         #expect(try SecurityInfos(der: built.der) == built)
@@ -171,7 +171,7 @@ struct SecurityInfosTests {
         #expect(throws: ASN1Error.invalidSecurityInfo(pace)) { try SecurityInfos(der: negative) }
         // An unknown protocol with any content is kept.
         let vendor = TLV(
-            tag: 0x30, children: [ObjectIdentifier(dotted: "1.3.6.1.4.1.99.1")!.tlv, TLV(tag: 0x04, value: [1, 2])])
+            tag: 0x30, children: [OID(dotted: "1.3.6.1.4.1.99.1")!.tlv, TLV(tag: 0x04, value: [1, 2])])
         let kept = try SecurityInfos(der: TLV(tag: 0x31, children: [vendor]).bytes)
         #expect(kept.unknownInfos.first?.der == vendor.bytes)
         // EF.CardSecurity that is not SignedData.

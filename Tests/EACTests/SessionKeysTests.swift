@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 import EIDCrypto
 import Testing

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EIDCrypto
 import Foundation
 import TestVectors

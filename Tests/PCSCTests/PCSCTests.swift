@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import Testing
 @testable import PCSC
 

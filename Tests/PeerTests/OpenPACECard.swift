@@ -1,5 +1,5 @@
 import COpenPACE
-import CardAccess
+import SmartCard
 
 /// The card (PICC) side of PACE and secure messaging, computed entirely by OpenPACE: a
 /// `CardChannel` that reads eid's MSE:Set AT and General Authenticate commands, answers them

@@ -1,5 +1,5 @@
 import COpenPACE
-import CardAccess
+import SmartCard
 import EAC
 import EIDCrypto
 import Testing

@@ -1,5 +1,5 @@
 import COpenPACE
-import CardAccess
+import SmartCard
 
 /// Secure messaging (BSI TR-03110-3, F) built from OpenPACE's primitives only: its SSC
 /// (`EAC_increment_ssc`), padding (`EAC_add_iso_pad` / `EAC_remove_iso_pad`), encryption with

@@ -1,5 +1,5 @@
 import COpenPACE
-import CardAccess
+import SmartCard
 
 /// The terminal (PCD) side of PACE and secure messaging computed by OpenPACE, speaking APDUs
 /// it builds itself (MSE:Set AT, General Authenticate with '7C') over any `CardChannel`: to run

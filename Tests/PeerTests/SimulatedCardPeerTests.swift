@@ -1,5 +1,5 @@
 import COpenPACE
-import CardAccess
+import SmartCard
 import CardSimulator
 import Testing
 

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import Foundation
 
 /// The published test vectors (ICAO, BSI, NIST, RFC), copied unchanged into Fixtures/ with

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import Dispatch
 import EAC
 import SDK
@@ -159,8 +159,9 @@ import Testing
         let workflow = ChangePINWorkflow(
             provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
             timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() })
+        let queue = peer.queue
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
-            peer.queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
+            queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
         }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EAC
 import Testing
 @testable import Workflows

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// Authenticated auxiliary data (BSI TR-03110-3, A.6.5; AUTH-PROTOCOL 5): the values a terminal
 /// asks the card to compare, sent in MSE:Set AT for TA and signed with the TA signature.
@@ -21,13 +21,13 @@ public struct AuthenticatedAuxiliaryData: Equatable, Sendable {
         /// id-CommunityID: DG18 must start with these bytes.
         case communityID([UInt8])
         /// Another auxiliary data identifier, kept as it is.
-        case other(ObjectIdentifier, [UInt8])
+        case other(OID, [UInt8])
 
-        public static let idDateOfBirth = ObjectIdentifier.idAuxiliaryData.appending(1)
-        public static let idDateOfExpiry = ObjectIdentifier.idAuxiliaryData.appending(2)
-        public static let idCommunityID = ObjectIdentifier.idAuxiliaryData.appending(3)
+        public static let idDateOfBirth = OID.idAuxiliaryData.appending(1)
+        public static let idDateOfExpiry = OID.idAuxiliaryData.appending(2)
+        public static let idCommunityID = OID.idAuxiliaryData.appending(3)
 
-        public var identifier: ObjectIdentifier {
+        public var identifier: OID {
             switch self {
             case .ageVerification: return Element.idDateOfBirth
             case .documentValidity: return Element.idDateOfExpiry

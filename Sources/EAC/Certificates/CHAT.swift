@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// A Certificate Holder Authorization Template (TR-03110-3, C.1.5; TR-03110-4, 2.2.3):
 /// `7F4C { 06 terminal type, 53 relative authorization }`. The role sits in the two most
@@ -14,7 +14,7 @@ public struct CHAT: Hashable, Sendable {
         /// id-ST, signature terminal (1 byte).
         case signatureTerminal
 
-        public var objectIdentifier: ObjectIdentifier {
+        public var objectIdentifier: OID {
             switch self {
             case .inspectionSystem: return .idIS
             case .authenticationTerminal: return .idAT
@@ -24,7 +24,7 @@ public struct CHAT: Hashable, Sendable {
 
         public var authorizationLength: Int { self == .authenticationTerminal ? 5 : 1 }
 
-        public init?(_ oid: ObjectIdentifier) {
+        public init?(_ oid: OID) {
             guard let type = TerminalType.allCases.first(where: { $0.objectIdentifier == oid }) else { return nil }
             self = type
         }

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EIDCrypto
 
 /// A card verifiable certificate (BSI TR-03110-3, appendix C): `7F21 { 7F4E body, 5F37

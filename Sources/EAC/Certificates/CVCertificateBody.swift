@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// The certificate body `7F4E` (TR-03110-3, C.1): profile identifier, CAR, public key, CHR,
 /// CHAT, effective and expiration date, optional extensions, in this order.

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// Why bytes are not a CV certificate this library accepts (TR-03110-3, appendix C). Parsing is
 /// strict: the body's data objects must appear exactly once, in the order of table C.1, in DER

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 
 /// Reads the data objects of one constructed CV certificate object strictly: DER lengths only,
 /// objects in the order the caller asks for them, nothing left over. Internal to the parsers of
@@ -84,9 +84,9 @@ struct CVDataObjectReader {
 
 extension CVDataObjectReader {
     /// The next object, an OBJECT IDENTIFIER (06).
-    mutating func readObjectIdentifier() throws -> ObjectIdentifier {
+    mutating func readObjectIdentifier() throws -> OID {
         let tlv = try read(0x06)
-        do { return try ObjectIdentifier(derValue: tlv.value) } catch {
+        do { return try OID(derValue: tlv.value) } catch {
             throw CVCertificateError.invalidObjectIdentifier(tag: container)
         }
     }

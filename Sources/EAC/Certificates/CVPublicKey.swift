@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EIDCrypto
 
 /// The public key of a CV certificate (TR-03110-3, D.3.3): `7F49 { 06 algorithm, [81 p, 82 a,

@@ -1,4 +1,4 @@
-import CardAccess
+import SmartCard
 import EIDCrypto
 
 /// The certificate description of an authentication terminal (id-description; BSI TR-03110-4,
@@ -24,7 +24,7 @@ public struct CertificateDescription: Equatable, Sendable {
         /// id-pdfFormat: OCTET STRING.
         case pdf([UInt8])
 
-        public var descriptionType: ObjectIdentifier {
+        public var descriptionType: OID {
             switch self {
             case .plainText: return CertificateDescription.idDescription.appending(1)
             case .html: return CertificateDescription.idDescription.appending(2)

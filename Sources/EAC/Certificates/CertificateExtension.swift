@@ -1,18 +1,18 @@
-import CardAccess
+import SmartCard
 
 /// A certificate extension (TR-03110-3, C.3): a discretionary data template `73 { 06 OID,
 /// context-specific objects }`, e.g. id-description with `80` = the hash of the certificate
 /// description, or id-sector with the hashes of the sector public keys. Unknown extensions are
 /// kept as they are (extensions are not critical).
 public struct CertificateExtension: Equatable, Sendable {
-    public static let idDescription = ObjectIdentifier.idExtensions.appending(1)
-    public static let idSector = ObjectIdentifier.idExtensions.appending(2)
+    public static let idDescription = OID.idExtensions.appending(1)
+    public static let idSector = OID.idExtensions.appending(2)
 
-    public let identifier: ObjectIdentifier
+    public let identifier: OID
     /// The context-specific data objects (tags 80...9F, A0...BF) in their order.
     public let objects: [TLV]
 
-    public init(identifier: ObjectIdentifier, objects: [TLV]) {
+    public init(identifier: OID, objects: [TLV]) {
         self.identifier = identifier
         self.objects = objects
     }

@@ -6,13 +6,13 @@ import EIDCrypto
 public enum TAAlgorithm: CaseIterable, Sendable {
     case ecdsaSHA1, ecdsaSHA224, ecdsaSHA256, ecdsaSHA384, ecdsaSHA512
 
-    public var objectIdentifier: ObjectIdentifier {
+    public var objectIdentifier: OID {
         switch self {
-        case .ecdsaSHA1: return ObjectIdentifier.idTA.appending(2, 1)
-        case .ecdsaSHA224: return ObjectIdentifier.idTA.appending(2, 2)
-        case .ecdsaSHA256: return ObjectIdentifier.idTA.appending(2, 3)
-        case .ecdsaSHA384: return ObjectIdentifier.idTA.appending(2, 4)
-        case .ecdsaSHA512: return ObjectIdentifier.idTA.appending(2, 5)
+        case .ecdsaSHA1: return OID.idTA.appending(2, 1)
+        case .ecdsaSHA224: return OID.idTA.appending(2, 2)
+        case .ecdsaSHA256: return OID.idTA.appending(2, 3)
+        case .ecdsaSHA384: return OID.idTA.appending(2, 4)
+        case .ecdsaSHA512: return OID.idTA.appending(2, 5)
         }
     }
 
@@ -26,7 +26,7 @@ public enum TAAlgorithm: CaseIterable, Sendable {
         }
     }
 
-    public init?(_ oid: ObjectIdentifier) {
+    public init?(_ oid: OID) {
         guard let algorithm = TAAlgorithm.allCases.first(where: { $0.objectIdentifier == oid }) else { return nil }
         self = algorithm
     }

@@ -1,0 +1,186 @@
+import SmartCard
+import EAC
+import FoundationEssentials
+import OrderedJSON
+
+/// The simulated card's settings: the same fields as `eid-sim`'s options, read from a JSON
+/// file (`--profile`) and overridden by options. Every field is optional in the file; the
+/// defaults make the AusweisApp/PersoSim test card:
+///
+/// ```json
+/// { "pin": "123456", "can": "500540", "puk": "9876543210", "pinRetries": 3,
+///   "transportPIN": false, "deactivated": false, "pukUsesLeft": 10,
+///   "cardAccess": "3181..." }
+/// ```
+///
+/// `pin` absent means 123456, or 12345 with `transportPIN`. `cardAccess` (hex) replaces
+/// EF.CardAccess, e.g. to make a card that answers garbage or truncated TLV. Passwords are
+/// strings of digits (PIN 6, transport PIN 5, CAN 6, PUK 10); unknown fields are errors.
+public struct CardProfile: Equatable, Sendable {
+    public static let defaultPIN = "123456"
+    public static let defaultTransportPIN = "12345"
+
+    /// nil: the default for the transport state (`effectivePIN`).
+    public var pin: String?
+    public var can: String
+    public var puk: String
+    public var pinRetries: Int
+    public var transportPIN: Bool
+    public var deactivated: Bool
+    public var pukUsesLeft: Int
+    /// Replaces the content of EF.CardAccess when set.
+    public var cardAccess: [UInt8]?
+
+    public init(
+        pin: String? = nil, can: String = "500540", puk: String = "9876543210", pinRetries: Int = 3,
+        transportPIN: Bool = false, deactivated: Bool = false, pukUsesLeft: Int = PasswordState.maxPUKUses,
+        cardAccess: [UInt8]? = nil
+    ) {
+        self.pin = pin
+        self.can = can
+        self.puk = puk
+        self.pinRetries = pinRetries
+        self.transportPIN = transportPIN
+        self.deactivated = deactivated
+        self.pukUsesLeft = pukUsesLeft
+        self.cardAccess = cardAccess
+    }
+
+    /// The PIN the card gets: `pin`, or 12345 / 123456 by `transportPIN`.
+    public var effectivePIN: String { pin ?? (transportPIN ? CardProfile.defaultTransportPIN : CardProfile.defaultPIN) }
+
+    /// The JSON field names, in the order they are documented and encoded.
+    public static let fieldNames = [
+        "pin", "can", "puk", "pinRetries", "transportPIN", "deactivated", "pukUsesLeft", "cardAccess",
+    ]
+
+    /// Checks every value; `source` names where they came from (a file path, or "options").
+    /// Errors never contain a password.
+    public func validate(source: String) throws {
+        func invalid(_ field: String, _ requirement: String, found: String? = nil) -> CardProfileError {
+            .invalidValue(source: source, field: field, requirement: requirement, found: found)
+        }
+        let pinFormat: PasswordFormat = transportPIN ? .transportPIN : .pin
+        guard pinFormat.accepts(effectivePIN) else {
+            let requirement = "must be \(pinFormat.digitCount) digits"
+            throw invalid("pin", transportPIN ? requirement + " (a transport PIN)" : requirement)
+        }
+        guard PasswordFormat.can.accepts(can) else {
+            throw invalid("can", "must be \(PasswordFormat.can.digitCount) digits")
+        }
+        guard PasswordFormat.puk.accepts(puk) else {
+            throw invalid("puk", "must be \(PasswordFormat.puk.digitCount) digits")
+        }
+        guard (0...PasswordState.maxPINRetries).contains(pinRetries) else {
+            throw invalid("pinRetries", "must be 0...3", found: String(pinRetries))
+        }
+        guard (0...PasswordState.maxPUKUses).contains(pukUsesLeft) else {
+            throw invalid("pukUsesLeft", "must be 0...10", found: String(pukUsesLeft))
+        }
+    }
+
+    /// Reads and validates a profile file.
+    public static func load(path: String) throws -> CardProfile {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw CardProfileError.unreadable(source: path, reason: readFailure(error))
+        }
+        return try decode(data, source: path)
+    }
+
+    /// Parses and validates profile JSON; `source` names the file in errors.
+    public static func decode(_ data: Data, source: String) throws -> CardProfile {
+        let members: [(String, JSONValue)]
+        do {
+            guard case .object(let object) = try JSONValue(parsing: [UInt8](data)) else {
+                throw CardProfileError.notAnObject(source: source)
+            }
+            members = object
+        } catch let error as CardProfileError {
+            throw error
+        } catch {
+            throw CardProfileError.notJSON(source: source)
+        }
+        if let unknown = members.map(\.0).sorted().first(where: { !fieldNames.contains($0) }) {
+            throw CardProfileError.unknownField(source: source, field: unknown)
+        }
+        // Only known names are left, and the parser refuses a name twice: nothing is dropped.
+        let fields = Dictionary(members, uniquingKeysWith: { first, _ in first })
+        func string(_ name: String) throws -> String? {
+            switch fields[name] {
+            case nil: return nil
+            case .string(let s): return s
+            default: throw CardProfileError.wrongType(source: source, field: name, expected: "a string of digits")
+            }
+        }
+        func integer(_ name: String) throws -> Int? {
+            switch fields[name] {
+            case nil: return nil
+            case .integer(let n): return n
+            // 3.0 and 3e0 are the integer 3, as they have always been here.
+            case .number(let d): if let n = Int(exactly: d) { return n }
+            default: break
+            }
+            throw CardProfileError.wrongType(source: source, field: name, expected: "an integer")
+        }
+        func bool(_ name: String) throws -> Bool? {
+            switch fields[name] {
+            case nil: return nil
+            case .bool(let b): return b
+            default: throw CardProfileError.wrongType(source: source, field: name, expected: "true or false")
+            }
+        }
+        var profile = CardProfile()
+        profile.pin = try string("pin")
+        profile.can = try string("can") ?? profile.can
+        profile.puk = try string("puk") ?? profile.puk
+        profile.pinRetries = try integer("pinRetries") ?? profile.pinRetries
+        profile.transportPIN = try bool("transportPIN") ?? profile.transportPIN
+        profile.deactivated = try bool("deactivated") ?? profile.deactivated
+        profile.pukUsesLeft = try integer("pukUsesLeft") ?? profile.pukUsesLeft
+        if let hex = try string("cardAccess") {
+            guard let bytes = [UInt8](hex: hex) else {
+                throw CardProfileError.invalidValue(
+                    source: source, field: "cardAccess", requirement: "must be hexadecimal (an even number of 0-9a-f)",
+                    found: nil)
+            }
+            profile.cardAccess = bytes
+        }
+        try profile.validate(source: source)
+        return profile
+    }
+
+    private static func readFailure(_ error: Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?: return "no such file"
+        case .fileReadNoPermission?: return "permission denied"
+        default: return "the file cannot be read"
+        }
+    }
+
+    /// The profile as a JSON object: every field, `pin` resolved, in the order of `fieldNames`
+    /// (`cardAccess` only when set).
+    public var json: JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("pin", .string(effectivePIN)), ("can", .string(can)), ("puk", .string(puk)),
+            ("pinRetries", .integer(pinRetries)), ("transportPIN", .bool(transportPIN)),
+            ("deactivated", .bool(deactivated)), ("pukUsesLeft", .integer(pukUsesLeft)),
+        ]
+        if let cardAccess { members.append(("cardAccess", .string(cardAccess.hexString))) }
+        return .object(members)
+    }
+
+    /// The profile as JSON text (`json`), which `decode` reads back.
+    public func jsonData() -> Data { Data(json.text.utf8) }
+}
+
+extension PasswordState {
+    /// The state of a new card made from `profile`.
+    public init(profile: CardProfile) {
+        self.init(
+            pin: profile.effectivePIN, can: profile.can, puk: profile.puk, pinRetryCounter: profile.pinRetries,
+            transportPIN: profile.transportPIN, deactivated: profile.deactivated, pukUsesLeft: profile.pukUsesLeft)
+    }
+}
