@@ -14,7 +14,6 @@ import PackageDescription
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
 //   eid, eid-sim         thin executables: arguments, terminal, exit codes
 
-
 let package = Package(
     name: "eid",
     platforms: [.macOS(.v13)],
@@ -23,7 +22,7 @@ let package = Package(
         .executable(name: "eid-sim", targets: ["eid-sim"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
     ],
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),

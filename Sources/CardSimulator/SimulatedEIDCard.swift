@@ -93,9 +93,10 @@ public final class SimulatedEIDCard: @unchecked Sendable {
             return (process(command).bytes, traceObserver)
         }
         if let observer, response.count >= 2 {
-            observer(APDUTrace(
-                instruction: command.count >= 2 ? command[1] : nil,
-                statusWord: StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])))
+            observer(
+                APDUTrace(
+                    instruction: command.count >= 2 ? command[1] : nil,
+                    statusWord: StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])))
         }
         return response
     }

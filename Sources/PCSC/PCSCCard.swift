@@ -1,6 +1,6 @@
 import CPCSC
-import SmartCard
 import Dispatch
+import SmartCard
 
 /// A connected card: a `CardChannel` over SCardTransmit.
 ///
@@ -95,7 +95,9 @@ public final class PCSCCard: CardChannel {
         var out = [UInt8](repeating: 0, count: 1024)
         var length: DWORD = 0
         let rv = SCardControl(handle, DWORD(code), data, DWORD(data.count), &out, DWORD(out.count), &length)
-        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardControl") }
+        guard rv == SCARD_S_SUCCESS else {
+            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardControl")
+        }
         return Array(out.prefix(Int(length)))
     }
 

@@ -13,7 +13,9 @@ public final class PCSCContext {
     public init() throws {
         var h: SCARDCONTEXT = 0
         let rv = SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &h)
-        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardEstablishContext") }
+        guard rv == SCARD_S_SUCCESS else {
+            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardEstablishContext")
+        }
         handle = h
     }
 
@@ -35,7 +37,9 @@ public final class PCSCContext {
             if UInt32(truncatingIfNeeded: rv) != 0x8010_0008 { break }
         }
         if UInt32(truncatingIfNeeded: rv) == 0x8010_002E { return [] }
-        guard rv == SCARD_S_SUCCESS else { throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders") }
+        guard rv == SCARD_S_SUCCESS else {
+            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardListReaders")
+        }
         // A multi-string: names separated by NUL, ended by an empty name.
         return buffer.split(separator: 0, omittingEmptySubsequences: true).map {
             String(decoding: $0.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -54,11 +58,14 @@ public final class PCSCContext {
     /// `watchReaderList` is true. Updates `states` and returns whether something changed.
     /// `cancel()` from another thread ends the wait with `PCSCError.cancelled`.
     @discardableResult
-    public func waitForChange(_ states: inout [ReaderState], timeoutMilliseconds: UInt32,
-                              watchReaderList: Bool = false) throws -> Bool
-    {
+    public func waitForChange(
+        _ states: inout [ReaderState], timeoutMilliseconds: UInt32,
+        watchReaderList: Bool = false
+    ) throws -> Bool {
         var all = states
-        if watchReaderList { all.append(ReaderState(name: PCSCContext.plugAndPlayReader, known: UInt32(states.count) << 16)) }
+        if watchReaderList {
+            all.append(ReaderState(name: PCSCContext.plugAndPlayReader, known: UInt32(states.count) << 16))
+        }
         guard !all.isEmpty else { return false }
         // Keep the C strings alive for the duration of the call.
         let names = all.map { strdup($0.name)! }
@@ -81,7 +88,9 @@ public final class PCSCContext {
             let atr = withUnsafeBytes(of: raw[i].rgbAtr) { Array($0.prefix(atrLength)) }
             states[i].update(eventFlags: event & ~UInt32(SCARD_STATE_CHANGED), atr: atr)
         }
-        if watchReaderList, let pnp = raw.last, UInt32(truncatingIfNeeded: pnp.dwEventState) & UInt32(SCARD_STATE_CHANGED) != 0 {
+        if watchReaderList, let pnp = raw.last,
+            UInt32(truncatingIfNeeded: pnp.dwEventState) & UInt32(SCARD_STATE_CHANGED) != 0
+        {
             changed = true
         }
         return changed

@@ -64,7 +64,8 @@ public enum PCSCError: Error, Equatable, Sendable, CustomStringConvertible {
         case .cancelled:
             return "the wait for the card reader was cancelled (SCARD_E_CANCELLED)"
         case .communicationFailed(let function, let code):
-            return "communication with the card reader failed (\(function): 0x\(String(code, radix: 16, uppercase: true))); "
+            return
+                "communication with the card reader failed (\(function): 0x\(String(code, radix: 16, uppercase: true))); "
                 + "reconnect the reader and try again"
         case .failed(let function, let code):
             return "the PC/SC service reported an error (\(function): 0x\(String(code, radix: 16, uppercase: true)))"

@@ -31,7 +31,8 @@ public struct ECardAPIResult: Equatable, Sendable {
         case communicationError = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/al/common#communicationError"
         case trustedChannelEstablishmentFailed =
             "http://www.bsi.bund.de/ecard/api/1.1/resultminor/dp#trustedChannelEstablishmentFailed"
-        case invalidCertificatePath = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/il/signature#invalidCertificatePath"
+        case invalidCertificatePath =
+            "http://www.bsi.bund.de/ecard/api/1.1/resultminor/il/signature#invalidCertificatePath"
         case cancellationByUser = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#cancellationByUser"
     }
 }

@@ -1,5 +1,5 @@
-import SmartCard
 import OrderedJSON
+import SmartCard
 
 /// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
 public enum SDKCommand {

@@ -26,15 +26,19 @@ extension SDKMessage {
         case .internalError(let error):
             if let error { members.append(("error", .string(error))) }
         case .info(let info):
-            members.append(("VersionInfo", .object([
-                ("Name", .string(info.name)),
-                ("Implementation-Title", .string(info.name)),
-                ("Implementation-Vendor", .string("eid developers")),
-                ("Implementation-Version", .string(info.implementationVersion)),
-                ("Specification-Title", .string("TR-03124")),
-                ("Specification-Vendor", .string("Federal Office for Information Security")),
-                ("Specification-Version", .string("1.4")),
-            ])))
+            members.append(
+                (
+                    "VersionInfo",
+                    .object([
+                        ("Name", .string(info.name)),
+                        ("Implementation-Title", .string(info.name)),
+                        ("Implementation-Vendor", .string("eid developers")),
+                        ("Implementation-Version", .string(info.implementationVersion)),
+                        ("Specification-Title", .string("TR-03124")),
+                        ("Specification-Vendor", .string("Federal Office for Information Security")),
+                        ("Specification-Version", .string("1.4")),
+                    ])
+                ))
         }
         return .object(members)
     }

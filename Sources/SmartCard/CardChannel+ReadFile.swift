@@ -3,8 +3,9 @@ extension CardChannel {
     /// as much as the channel allows; further reads continue where the data stopped. 9000 and
     /// 6282 (end of file) carry data; any other status word throws `CardError.statusWord`.
     public func readFile(shortFileID sfi: UInt8) throws -> [UInt8] {
-        let first = try transmit(CommandAPDU.readBinary(
-            shortFileID: sfi, ne: supportsExtendedLength ? CommandAPDU.maxExtendedNe : CommandAPDU.maxShortNe))
+        let first = try transmit(
+            CommandAPDU.readBinary(
+                shortFileID: sfi, ne: supportsExtendedLength ? CommandAPDU.maxExtendedNe : CommandAPDU.maxShortNe))
         guard first.isSuccess || first.statusWord.rawValue == 0x6282 else {
             throw CardError.statusWord(first.statusWord)
         }

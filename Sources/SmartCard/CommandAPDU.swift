@@ -62,7 +62,10 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
     /// number of bytes present is an error.
     public init(bytes b: [UInt8]) throws {
         guard b.count >= 4 else { throw CardError.malformedCommand("\(b.count) byte(s), need at least 4") }
-        cla = b[0]; ins = b[1]; p1 = b[2]; p2 = b[3]
+        cla = b[0]
+        ins = b[1]
+        p1 = b[2]
+        p2 = b[3]
         data = []
         ne = nil
         let body = Array(b[4...])
@@ -116,9 +119,10 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
         while offset < data.count {
             let end = min(offset + maxData, data.count)
             let last = end == data.count
-            parts.append(CommandAPDU(
-                cla: last ? cla : cla | 0x10, ins: ins, p1: p1, p2: p2,
-                data: Array(data[offset..<end]), ne: last ? ne : nil))
+            parts.append(
+                CommandAPDU(
+                    cla: last ? cla : cla | 0x10, ins: ins, p1: p1, p2: p2,
+                    data: Array(data[offset..<end]), ne: last ? ne : nil))
             offset = end
         }
         return parts

@@ -16,11 +16,13 @@ public enum DetachedThread {
         #else
         var thread: pthread_t?
         #endif
-        let status = pthread_create(&thread, nil, { context in
-            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-            box.body()
-            return nil
-        }, box)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+                box.body()
+                return nil
+            }, box)
         guard status == 0 else {
             Unmanaged<Box>.fromOpaque(box).release()
             return false

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import SDK
+import SmartCard
 
 /// RUN_CHANGE_PIN: replace the transport PIN or change the PIN, asking for exactly what the
 /// card needs, as AusweisApp's change PIN workflow does (CompositeStatePace, then
@@ -50,9 +50,10 @@ public final class ChangePINWorkflow {
     ///   - readerName: use only this reader (nil: the first reader with an eID card).
     ///   - openSession: makes the card's PIN operations from a connection and the PACEInfo of
     ///     the card's EF.CardAccess.
-    public init(provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil, timeouts: Timeouts = Timeouts(),
-                openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard)
-    {
+    public init(
+        provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil, timeouts: Timeouts = Timeouts(),
+        openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard
+    ) {
         self.provider = provider
         self.peer = peer
         self.readerName = readerName

@@ -1,5 +1,5 @@
-import SmartCard
 import SDK
+import SmartCard
 
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
 /// commands on another (`next`). Commands are kept in order, so a script may pipe all its
@@ -18,9 +18,10 @@ public final class CommandQueue: @unchecked Sendable {
     /// `reply` sends an immediate answer; `onCancel` is called once when CANCEL arrives (to end
     /// a wait for a card at once); `answer` answers a command at once when it can (nil: the
     /// command goes to the queue).
-    public init(reply: @escaping (SDKMessage) -> Void, onCancel: @escaping () -> Void = {},
-                answer: @escaping (SDKCommand) -> SDKMessage? = { _ in nil })
-    {
+    public init(
+        reply: @escaping (SDKMessage) -> Void, onCancel: @escaping () -> Void = {},
+        answer: @escaping (SDKCommand) -> SDKMessage? = { _ in nil }
+    ) {
         self.reply = reply
         self.onCancel = onCancel
         self.answer = answer

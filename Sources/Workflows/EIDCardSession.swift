@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// The PIN operations of one card session on an eID card: PACE with PIN, CAN or PUK over the
 /// plain channel (or, after the CAN, inside its secure messaging), and RESET RETRY COUNTER

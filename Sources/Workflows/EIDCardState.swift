@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import SDK
+import SmartCard
 
 /// Reads what a reader listing shows of a card, without PACE and in two APDUs: EF.CardAccess
 /// (READ BINARY with short file id 1C) tells whether it is an eID card and which PACE protocol

@@ -1,5 +1,5 @@
-import SmartCard
 import SDK
+import SmartCard
 
 /// Why a command did not succeed: the one table that gives each reason its stable name (as
 /// AusweisApp's FailureCode reasons are named, so that scripts and the STATUS and AUTH

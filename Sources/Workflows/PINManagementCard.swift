@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// What the change PIN workflow needs of an eID card in one card session.
 public protocol PINManagementCard: AnyObject {

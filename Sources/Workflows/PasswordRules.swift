@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import SDK
+import SmartCard
 
 /// What a PIN, CAN, PUK or new PIN must look like before it may reach the card, so that a typo
 /// never spends one of the card's attempts. Error texts are the SDK's.

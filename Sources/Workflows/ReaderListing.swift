@@ -1,5 +1,5 @@
-import SmartCard
 import SDK
+import SmartCard
 
 /// The readers and the cards in them, as READER_LIST and READER messages describe them.
 public struct ReaderListing {
@@ -37,8 +37,9 @@ public struct ReaderListing {
         var inUse = false
         var card = CardPresence.none
         if reader.cardPresent { (card, inUse) = readCard(in: reader.name) }
-        return Entry(info: ReaderInfo(name: reader.name, attached: true, keypad: false, card: card),
-                     cardInUse: inUse, hasPINPad: reader.hasPINPad)
+        return Entry(
+            info: ReaderInfo(name: reader.name, attached: true, keypad: false, card: card),
+            cardInUse: inUse, hasPINPad: reader.hasPINPad)
     }
 
     func readCard(in reader: String) -> (CardPresence, inUse: Bool) {
@@ -68,7 +69,8 @@ public struct ReaderListing {
             let now = try provider.readers()
             for reader in now where seen[reader.name] != reader {
                 let before = seen[reader.name]
-                if before == nil || before?.cardPresent != reader.cardPresent || before?.cardEvents != reader.cardEvents {
+                if before == nil || before?.cardPresent != reader.cardPresent || before?.cardEvents != reader.cardEvents
+                {
                     send(.reader(describe(reader)))
                 }
             }

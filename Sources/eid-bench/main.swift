@@ -1,9 +1,9 @@
-// eid-bench: in-process figures for `make bench` (measured, never asserted).
-// PACE with the PIN against the software card, median CPU time of 50 runs.
-import SmartCard
 import CardSimulator
 import EAC
 import Foundation
+// eid-bench: in-process figures for `make bench` (measured, never asserted).
+// PACE with the PIN against the software card, median CPU time of 50 runs.
+import SmartCard
 
 func cpuSeconds() -> Double {
     var t = timespec()
@@ -26,6 +26,8 @@ for _ in 0..<runs {
 }
 times.sort()
 let median = times[times.count / 2]
-print(String(format: "%-34@ CPU median %6.2f ms  (min %.2f, max %.2f, n=%d; terminal and card side, %@)",
-             "PACE ECDH-GM brainpoolP256r1" as NSString, median * 1000, times[0] * 1000, times[times.count - 1] * 1000,
-             runs, paceInfo.protocol.name.map { $0 as NSString } ?? "?"))
+print(
+    String(
+        format: "%-34@ CPU median %6.2f ms  (min %.2f, max %.2f, n=%d; terminal and card side, %@)",
+        "PACE ECDH-GM brainpoolP256r1" as NSString, median * 1000, times[0] * 1000, times[times.count - 1] * 1000,
+        runs, paceInfo.protocol.name.map { $0 as NSString } ?? "?"))

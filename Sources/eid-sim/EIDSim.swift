@@ -1,7 +1,8 @@
 import ArgumentParser
-import SmartCard
 import CardSimulator
 import Dispatch
+import SmartCard
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -30,8 +31,9 @@ struct EIDSim: ParsableCommand {
         })
     var vpcd: VPCDEndpoint = .default
 
-    @Option(help: ArgumentHelp(
-        "The PIN: 6 digits, or 5 with --transport-pin (default 123456, or 12345).", valueName: "digits"))
+    @Option(
+        help: ArgumentHelp(
+            "The PIN: 6 digits, or 5 with --transport-pin (default 123456, or 12345).", valueName: "digits"))
     var pin: String?
 
     @Option(help: ArgumentHelp("The CAN: 6 digits (default 500540).", valueName: "digits"))
@@ -59,7 +61,8 @@ struct EIDSim: ParsableCommand {
 
     @Option(
         name: .customLong("card-access"),
-        help: ArgumentHelp("Replaces EF.CardAccess with these bytes (for cards that answer garbage).", valueName: "hex"),
+        help: ArgumentHelp(
+            "Replaces EF.CardAccess with these bytes (for cards that answer garbage).", valueName: "hex"),
         transform: { text in
             guard let bytes = [UInt8](hex: text) else {
                 throw ValidationError("--card-access must be hexadecimal (an even number of 0-9a-f)")
@@ -74,9 +77,10 @@ struct EIDSim: ParsableCommand {
     @Flag(help: "Print one line per APDU on stderr: instruction and status word, never data.")
     var trace = false
 
-    @Option(help: ArgumentHelp(
-        "For tests only: stop answering after N command APDUs, as a hung reader would.", valueName: "n",
-        visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "For tests only: stop answering after N command APDUs, as a hung reader would.", valueName: "n",
+            visibility: .hidden))
     var stallAfter: Int?
 
     func run() throws {

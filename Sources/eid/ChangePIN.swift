@@ -1,8 +1,9 @@
 import ArgumentParser
-import SmartCard
 import Dispatch
 import SDK
+import SmartCard
 import Workflows
+
 #if canImport(Glibc)
 import Glibc
 #endif

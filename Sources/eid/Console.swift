@@ -1,5 +1,5 @@
-import SmartCard
 import SDK
+import SmartCard
 import Workflows
 
 /// Standard output and standard error, written line by line under one lock so that messages

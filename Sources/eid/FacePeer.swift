@@ -1,6 +1,7 @@
-import SmartCard
 import SDK
+import SmartCard
 import Workflows
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,6 @@
-import SmartCard
 import PCSC
 import SDK
+import SmartCard
 import Workflows
 
 /// What a running workflow last said about its readers, so that GET_READER and

@@ -1,7 +1,7 @@
 import ArgumentParser
-import SmartCard
 import CardSimulator
 import PCSC
+import SmartCard
 import Workflows
 
 /// Options every card command shares.

@@ -1,6 +1,6 @@
 import ArgumentParser
-import SmartCard
 import SDK
+import SmartCard
 import Workflows
 
 struct Readers: ParsableCommand {
@@ -35,7 +35,9 @@ struct Readers: ParsableCommand {
             Console.shared.json(.readerList(readers.map(\.info)))
         } else if readers.isEmpty {
             Console.shared.out("no card reader found")
-            Console.shared.err("hint: connect a reader (USB readers need the libccid driver) and check that pcscd runs, or try --simulator")
+            Console.shared.err(
+                "hint: connect a reader (USB readers need the libccid driver) and check that pcscd runs, or try --simulator"
+            )
         } else {
             CardText.table(readers).forEach(Console.shared.out)
         }
@@ -44,13 +46,14 @@ struct Readers: ParsableCommand {
     private func runWatch(_ listing: ReaderListing, provider: CardReaderProvider) throws {
         let stop = StopSignal { _ in provider.cancelWait() }
         do {
-            try listing.watch(send: { message in
-                if options.json {
-                    Console.shared.json(message)
-                } else if case .reader(let r) = message {
-                    Console.shared.out(CardText.change(r))
-                }
-            }, shouldStop: { stop.isStopped })
+            try listing.watch(
+                send: { message in
+                    if options.json {
+                        Console.shared.json(message)
+                    } else if case .reader(let r) = message {
+                        Console.shared.out(CardText.change(r))
+                    }
+                }, shouldStop: { stop.isStopped })
         } catch let error as CardError {
             throw FailureReason(readerError: error).exit()
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import SmartCard
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
-import SmartCard
 import SDK
+import SmartCard
 import Workflows
 
 /// The interactive face: SDK messages become plain sentences, ENTER_* messages become prompts

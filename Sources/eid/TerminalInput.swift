@@ -1,4 +1,5 @@
 import SmartCard
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CardSimulator
 
 @Suite struct AnswerToResetTests {

@@ -1,6 +1,7 @@
-import SmartCard
 import Foundation
+import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 @Suite struct CardProfileTests {
@@ -26,13 +27,16 @@ import Testing
     }
 
     @Test func allFields() throws {
-        let profile = try decode("""
+        let profile = try decode(
+            """
             {"pin": "654321", "can": "123123", "puk": "0123456789", "pinRetries": 1, "transportPIN": false,
              "deactivated": true, "pukUsesLeft": 4, "cardAccess": "31 00"}
             """)
-        #expect(profile == CardProfile(
-            pin: "654321", can: "123123", puk: "0123456789", pinRetries: 1, deactivated: true, pukUsesLeft: 4,
-            cardAccess: [0x31, 0x00]))
+        #expect(
+            profile
+                == CardProfile(
+                    pin: "654321", can: "123123", puk: "0123456789", pinRetries: 1, deactivated: true, pukUsesLeft: 4,
+                    cardAccess: [0x31, 0x00]))
         #expect(try CardProfile.decode(profile.jsonData(), source: "x") == profile)
         let card = poweredCard(profile)
         #expect(exchange(card, "00b09c0000") == "31009000")
@@ -40,16 +44,18 @@ import Testing
 
     @Test func jsonListsTheFieldsInTheirDocumentedOrder() throws {
         let text = String(decoding: CardProfile(cardAccess: [0x31, 0x00]).jsonData(), as: UTF8.self)
-        #expect(text == #"{"pin":"123456","can":"500540","puk":"9876543210","pinRetries":3,"transportPIN":false,"#
-            + #""deactivated":false,"pukUsesLeft":10,"cardAccess":"3100"}"#)
+        #expect(
+            text == #"{"pin":"123456","can":"500540","puk":"9876543210","pinRetries":3,"transportPIN":false,"#
+                + #""deactivated":false,"pukUsesLeft":10,"cardAccess":"3100"}"#)
         #expect(!String(decoding: CardProfile().jsonData(), as: UTF8.self).contains("cardAccess"))
     }
 
     @Test func integersMayBeWrittenWithFractionOrExponent() throws {
         #expect(try decode(#"{"pinRetries": 2.0}"#).pinRetries == 2)
         #expect(try decode(#"{"pinRetries": 1E0, "pukUsesLeft": -0}"#) == CardProfile(pinRetries: 1, pukUsesLeft: 0))
-        #expect(message(#"{"pinRetries": 99999999999999999999}"#)
-            == #"profile.json: field "pinRetries": must be an integer"#)
+        #expect(
+            message(#"{"pinRetries": 99999999999999999999}"#)
+                == #"profile.json: field "pinRetries": must be an integer"#)
     }
 
     @Test func strictJSON() {
@@ -66,8 +72,9 @@ import Testing
     @Test func transportPINDefaultsTo12345() throws {
         let profile = try decode(#"{"transportPIN": true}"#)
         #expect(profile.effectivePIN == "12345")
-        #expect(message(#"{"transportPIN": true, "pin": "123456"}"#)
-            == #"profile.json: field "pin": must be 5 digits (a transport PIN)"#)
+        #expect(
+            message(#"{"transportPIN": true, "pin": "123456"}"#)
+                == #"profile.json: field "pin": must be 5 digits (a transport PIN)"#)
     }
 
     @Test(arguments: [
@@ -86,12 +93,18 @@ import Testing
         (#"{"transportPIN": 1}"#, #"profile.json: field "transportPIN": must be true or false"#),
         (#"{"deactivated": "yes"}"#, #"profile.json: field "deactivated": must be true or false"#),
         (#"{"pukUsesLeft": 11}"#, #"profile.json: field "pukUsesLeft": must be 0...10, found 11"#),
-        (#"{"cardAccess": "3g"}"#,
-         #"profile.json: field "cardAccess": must be hexadecimal (an even number of 0-9a-f)"#),
-        (#"{"cardAccess": "310"}"#,
-         #"profile.json: field "cardAccess": must be hexadecimal (an even number of 0-9a-f)"#),
-        (#"{"pinRetrys": 3}"#,
-         #"profile.json: unknown field "pinRetrys"; known fields: pin, can, puk, pinRetries, transportPIN, deactivated, pukUsesLeft, cardAccess"#),
+        (
+            #"{"cardAccess": "3g"}"#,
+            #"profile.json: field "cardAccess": must be hexadecimal (an even number of 0-9a-f)"#
+        ),
+        (
+            #"{"cardAccess": "310"}"#,
+            #"profile.json: field "cardAccess": must be hexadecimal (an even number of 0-9a-f)"#
+        ),
+        (
+            #"{"pinRetrys": 3}"#,
+            #"profile.json: unknown field "pinRetrys"; known fields: pin, can, puk, pinRetries, transportPIN, deactivated, pukUsesLeft, cardAccess"#
+        ),
     ])
     func brokenFilesNameFileAndField(json: String, expected: String) {
         #expect(message(json) == expected)
@@ -108,8 +121,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("card.json").path
         try Data(#"{"pinRetries": 9}"#.utf8).write(to: URL(fileURLWithPath: path))
-        #expect(throws: CardProfileError.invalidValue(
-            source: path, field: "pinRetries", requirement: "must be 0...3", found: "9")) {
+        #expect(
+            throws: CardProfileError.invalidValue(
+                source: path, field: "pinRetries", requirement: "must be 0...3", found: "9")
+        ) {
             try CardProfile.load(path: path)
         }
         try Data(#"{"pinRetries": 2}"#.utf8).write(to: URL(fileURLWithPath: path))
@@ -127,8 +142,10 @@ import Testing
     @Test func optionsOverrideFields() throws {
         let file = CardProfile(pin: "111111", can: "222222", pinRetries: 1)
         let result = file.applying(.init(can: "333333", pinRetries: 2, deactivated: true, cardAccess: [0x31, 0x00]))
-        #expect(result == CardProfile(
-            pin: "111111", can: "333333", pinRetries: 2, deactivated: true, cardAccess: [0x31, 0x00]))
+        #expect(
+            result
+                == CardProfile(
+                    pin: "111111", can: "333333", pinRetries: 2, deactivated: true, cardAccess: [0x31, 0x00]))
         #expect(file.applying(.init()) == file)
     }
 

@@ -1,5 +1,6 @@
 import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 /// The files and selections a terminal uses to recognise an nPA, each with the status word a
@@ -54,7 +55,8 @@ import Testing
     @Test func mfFilesAreReadableBySFIAfterAnApplicationOrMFSelect() {
         let card = poweredCard()
         let atrInfo = AnswerToResetInformation.content.hexString
-        for select in ["00a4040c09" + Self.eID, "00a4040c07" + Self.ePass, "00a4040c0a" + Self.eSign, "00a4000c023f00"] {
+        for select in ["00a4040c09" + Self.eID, "00a4040c07" + Self.ePass, "00a4040c0a" + Self.eSign, "00a4000c023f00"]
+        {
             #expect(exchange(card, select) == "9000")
             #expect(exchange(card, "00b09e0000") == Self.efDir + "9000")
             #expect(exchange(card, "00b0810000") == atrInfo + "9000")

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import Testing
 
 @testable import CardSimulator
@@ -266,7 +266,8 @@ import Testing
     // MARK: protocol errors
 
     func ga(_ channel: SimulatedCardChannel, _ objects: [TLV], chained: Bool = true) throws -> ResponseAPDU {
-        try channel.transmit(CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(objects), isLast: !chained))
+        try channel.transmit(
+            CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(objects), isLast: !chained))
     }
 
     func mse(_ channel: SimulatedCardChannel, _ type: PACEPasswordType = .can) throws {

@@ -1,6 +1,7 @@
-import SmartCard
 import EAC
+import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 @Suite struct PasswordStateTests {
@@ -17,8 +18,9 @@ import Testing
         // Suspended: without the CAN in this session, even the right PIN is refused and nothing changes.
         #expect(state.verify(password: .pin, digits: "123456") == .suspended)
         #expect(state.pinRetryCounter == 1)
-        #expect(state.verify(password: .pin, digits: "000000", canVerifiedInSession: true)
-            == .wrongPassword(retriesLeft: 0))
+        #expect(
+            state.verify(password: .pin, digits: "000000", canVerifiedInSession: true)
+                == .wrongPassword(retriesLeft: 0))
         #expect(state.verify(password: .pin, digits: "123456", canVerifiedInSession: true) == .blocked)
         #expect(state.pinRetryCounter == 0)
     }
@@ -74,7 +76,8 @@ import Testing
         #expect(PasswordState(pinRetryCounter: 0).mseOutcome(for: .pin) == .blocked)
         #expect(PasswordState(pinRetryCounter: 0).mseOutcome(for: .pin).statusWord.rawValue == 0x63C0)
         #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: .pin) == .deactivated)
-        #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: .pin).statusWord.rawValue == 0x6283)
+        #expect(
+            PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: .pin).statusWord.rawValue == 0x6283)
         for ref in [PACEPasswordType.mrz, .can, .puk] {
             #expect(PasswordState(pinRetryCounter: 0, deactivated: true).mseOutcome(for: ref) == .ready)
         }

@@ -1,6 +1,7 @@
-import SmartCard
 import Foundation
+import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 @Suite struct SimulatedEIDCardTests {
@@ -60,8 +61,10 @@ import Testing
     @Test func clientReadFileGetsTheWholeFile() throws {
         for extended in [true, false] {
             let long = TLV(tag: 0x31, value: Array(repeating: 0xAB, count: 700)).bytes
-            let channel = ShortOnlyChannel(SimulatedCardChannel(card: SimulatedEIDCard(
-                profile: CardProfile(cardAccess: long))), extended: extended)
+            let channel = ShortOnlyChannel(
+                SimulatedCardChannel(
+                    card: SimulatedEIDCard(
+                        profile: CardProfile(cardAccess: long))), extended: extended)
             #expect(try channel.readFile(shortFileID: 0x1C) == long)
         }
         let channel = SimulatedCardChannel()

@@ -1,6 +1,7 @@
-import SmartCard
 import EAC
+import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 @Suite struct SimulatorSecurityInfosTests {

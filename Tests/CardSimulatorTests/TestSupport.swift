@@ -1,4 +1,5 @@
 import SmartCard
+
 @testable import CardSimulator
 
 /// Sends hex to a powered card and returns the response as hex (data + status word).

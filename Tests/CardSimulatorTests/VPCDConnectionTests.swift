@@ -1,6 +1,7 @@
-import SmartCard
 import Foundation
+import SmartCard
 import Testing
+
 @testable import CardSimulator
 
 @Suite(.serialized) struct VPCDConnectionTests {
@@ -49,9 +50,10 @@ import Testing
         connection.stop()
         #expect(done.wait(timeout: .now() + 1.5) == .success)
         #expect(Date().timeIntervalSince(stopAsked) < 1)
-        #expect(events.all == [
-            "card inserted into vpcd at 127.0.0.1:\(server.port)", "ignored unknown vpcd control code 9",
-        ])
+        #expect(
+            events.all == [
+                "card inserted into vpcd at 127.0.0.1:\(server.port)", "ignored unknown vpcd control code 9",
+            ])
     }
 
     @Test func reconnectsWhenVPCDClosesTheConnection() throws {
@@ -75,11 +77,12 @@ import Testing
         connection.stop()
         #expect(done.wait(timeout: .now() + 1.5) == .success)
         let endpoint = "127.0.0.1:\(server.port)"
-        #expect(events.all == [
-            "card inserted into vpcd at \(endpoint)",
-            "vpcd at \(endpoint) closed the connection (card removed); reconnecting in 0.1 s",
-            "card inserted into vpcd at \(endpoint)",
-        ])
+        #expect(
+            events.all == [
+                "card inserted into vpcd at \(endpoint)",
+                "vpcd at \(endpoint) closed the connection (card removed); reconnecting in 0.1 s",
+                "card inserted into vpcd at \(endpoint)",
+            ])
     }
 
     @Test func retriesWithBackoffWhileRefusedThenConnects() throws {
@@ -100,11 +103,12 @@ import Testing
         let lines = events.all
         let refused = lines.filter { $0.contains("refused the connection") }
         #expect(refused.count >= 3)
-        #expect(refused.prefix(3) == [
-            "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.1 s",  // 0.05 rounds to 0.1
-            "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.1 s",
-            "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.2 s",
-        ])
+        #expect(
+            refused.prefix(3) == [
+                "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.1 s",  // 0.05 rounds to 0.1
+                "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.1 s",
+                "vpcd at 127.0.0.1:\(port) refused the connection; retrying in 0.2 s",
+            ])
         #expect(lines.last == "card inserted into vpcd at 127.0.0.1:\(port)")
     }
 
@@ -128,9 +132,11 @@ import Testing
     }
 
     @Test func eventTexts() {
-        #expect(VPCDEvent.connectFailed(.default, reason: "refused the connection", retryIn: 1.6).description
-            == "vpcd at 127.0.0.1:35963 refused the connection; retrying in 1.6 s")
-        #expect(VPCDEvent.connectFailed(.default, reason: "refused the connection", retryIn: 5).description
-            == "vpcd at 127.0.0.1:35963 refused the connection; retrying in 5 s")
+        #expect(
+            VPCDEvent.connectFailed(.default, reason: "refused the connection", retryIn: 1.6).description
+                == "vpcd at 127.0.0.1:35963 refused the connection; retrying in 1.6 s")
+        #expect(
+            VPCDEvent.connectFailed(.default, reason: "refused the connection", retryIn: 5).description
+                == "vpcd at 127.0.0.1:35963 refused the connection; retrying in 5 s")
     }
 }

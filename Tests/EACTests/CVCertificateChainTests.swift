@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import TestVectors
 import Testing
 

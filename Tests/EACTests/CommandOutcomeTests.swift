@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 import Testing
 
 /// The status-word tables of MSE:Set AT, General Authenticate (refusals) and RESET RETRY
@@ -26,7 +26,8 @@ import Testing
     }
 
     @Test func mseSetATOutcomeOfAPINCounter() {
-        #expect((0...3).map(MSESetATOutcome.init(pinRetryCounter:)) == [.blocked, .suspended, .retryCounter(2), .ready])
+        #expect(
+            (0...3).map(MSESetATOutcome.init(pinRetryCounter:)) == [.blocked, .suspended, .retryCounter(2), .ready])
     }
 
     typealias RefusalRow = (statusWord: UInt16, refusal: PACEPasswordRefusal?, pinRetryCounter: Int?)

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import Testing
 
 /// A minimal card side of PACE and secure messaging, built only from the public building

@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 import Testing
 
 @Suite("OID (X.690 8.19, TR-03110-3 A.1)")

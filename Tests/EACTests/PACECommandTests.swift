@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 import Testing
 
 /// The builders of PACE and the PIN management, byte for byte, and the reading of MSE:Set AT
@@ -11,8 +11,9 @@ import Testing
 
     @Test(arguments: [(PACEPasswordType.mrz, "01"), (.can, "02"), (.pin, "03"), (.puk, "04")])
     func mseSetATNamesThePassword(password: PACEPasswordType, reference: String) {
-        #expect(CommandAPDU.mseSetAT(pace: Self.aes128, password: password).bytes.hexString
-            == "0022c1a40f800a04007f00070202040202" + "8301" + reference)
+        #expect(
+            CommandAPDU.mseSetAT(pace: Self.aes128, password: password).bytes.hexString
+                == "0022c1a40f800a04007f00070202040202" + "8301" + reference)
     }
 
     @Test func mseSetATCarriesTheCHATLast() {
@@ -20,16 +21,19 @@ import Testing
         #expect(command.bytes.hexString == "0022c1a424800a04007f00070202040202830103" + Self.chat.hexString)
         let withParameter = PACEAuthenticationTemplate(
             protocol: Self.aes128, password: .can, domainParameterID: [0x0D], chat: Self.chat)
-        #expect(withParameter.command.bytes.hexString
-            == "0022c1a427800a04007f00070202040202830102" + "84010d" + Self.chat.hexString)
+        #expect(
+            withParameter.command.bytes.hexString
+                == "0022c1a427800a04007f00070202040202830102" + "84010d" + Self.chat.hexString)
     }
 
     @Test func generalAuthenticateChainsStepsOneToThree() {
-        #expect(CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(), isLast: false).bytes.hexString
-            == "10860000027c0000")
+        #expect(
+            CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(), isLast: false).bytes.hexString
+                == "10860000027c0000")
         let token = DynamicAuthenticationData([TLV(tag: 0x85, value: [UInt8](repeating: 0xAB, count: 8))])
-        #expect(CommandAPDU.generalAuthenticate(pace: token, isLast: true).bytes.hexString
-            == "008600000c7c0a8508abababababababab00")
+        #expect(
+            CommandAPDU.generalAuthenticate(pace: token, isLast: true).bytes.hexString
+                == "008600000c7c0a8508abababababababab00")
     }
 
     @Test func resetRetryCounterCommands() {
@@ -42,9 +46,11 @@ import Testing
     @Test func templateRoundTrips() throws {
         for template in [
             PACEAuthenticationTemplate(protocol: Self.aes128, password: .pin),
-            PACEAuthenticationTemplate(protocol: Self.aes128, password: .puk, domainParameterID: [0x0D], chat: Self.chat),
+            PACEAuthenticationTemplate(
+                protocol: Self.aes128, password: .puk, domainParameterID: [0x0D], chat: Self.chat),
         ] {
-            #expect(try PACEAuthenticationTemplate(command: template.command, offeredProtocols: [Self.aes128]) == template)
+            #expect(
+                try PACEAuthenticationTemplate(command: template.command, offeredProtocols: [Self.aes128]) == template)
         }
     }
 

@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 import TestVectors
 import Testing
 

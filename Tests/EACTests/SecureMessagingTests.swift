@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import TestVectors
 import Testing
 
@@ -117,7 +117,9 @@ struct SecureMessagingTests {
         let ssc = [UInt8](repeating: 0, count: 15) + [1]
         let header: [UInt8] = [0x0C, 0x84, 0x00, 0x00, 0x80] + [UInt8](repeating: 0, count: 11)
         let input = ssc + Padding.pad(header + [0x97, 0x01, 0x08])
-        #expect(protected.data == [0x97, 0x01, 0x08, 0x8E, 0x08] + Array(try CMAC.aes(key: keys.mac, message: input).prefix(8)))
+        #expect(
+            protected.data == [0x97, 0x01, 0x08, 0x8E, 0x08]
+                + Array(try CMAC.aes(key: keys.mac, message: input).prefix(8)))
     }
 
     /// A channel over the first gmrtd exchange whose response is replaced by `response`.

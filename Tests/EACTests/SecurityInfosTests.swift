@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import TestVectors
 import Testing
 
@@ -186,13 +186,16 @@ struct SecurityInfosTests {
 
 @Suite struct PrivilegedTerminalInfoTests {
     static let idPT = TLV(tag: 0x06, value: [0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x08])
-    static let pace = TLV(tag: 0x30, children: [
-        TLV(tag: 0x06, value: [0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x04, 0x02, 0x02]),
-        TLV(tag: 0x02, value: [2]), TLV(tag: 0x02, value: [13]),
-    ])
+    static let pace = TLV(
+        tag: 0x30,
+        children: [
+            TLV(tag: 0x06, value: [0x04, 0x00, 0x7F, 0x00, 0x07, 0x02, 0x02, 0x04, 0x02, 0x02]),
+            TLV(tag: 0x02, value: [2]), TLV(tag: 0x02, value: [13]),
+        ])
 
     @Test func oneLevelIsRead() throws {
-        let outer = TLV(tag: 0x31, children: [TLV(tag: 0x30, children: [Self.idPT, TLV(tag: 0x31, children: [Self.pace])])])
+        let outer = TLV(
+            tag: 0x31, children: [TLV(tag: 0x30, children: [Self.idPT, TLV(tag: 0x31, children: [Self.pace])])])
         let infos = try SecurityInfos(der: outer.bytes)
         #expect(infos.privilegedTerminalInfos?.paceInfos.count == 1)
     }

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import Testing
 
 @Suite("Session keys are wiped when the session ends")

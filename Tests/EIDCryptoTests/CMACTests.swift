@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 import TestVectors
 import Testing
 

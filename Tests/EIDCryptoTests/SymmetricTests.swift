@@ -1,6 +1,6 @@
-import SmartCard
 import EIDCrypto
 import Foundation
+import SmartCard
 import TestVectors
 import Testing
 

@@ -2,14 +2,17 @@ import Foundation
 import Testing
 
 /// The man page and the committed shell completions must match the argument parser.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid").path),
-                "needs the built eid binary: run `make test`"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid").path),
+        "needs the built eid binary: run `make test`"))
 struct DocumentationTests {
     @Test(arguments: [("bash", "eid.bash"), ("zsh", "_eid"), ("fish", "eid.fish")])
     func completionsAreGeneratedFromTheParser(shell: String, file: String) throws {
         let generated = try runTool("eid", ["--generate-completion-script", shell])
         #expect(generated.status == 0)
-        let committed = try String(contentsOf: E2E.packageRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)
+        let committed = try String(
+            contentsOf: E2E.packageRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)
         #expect(generated.stdout == committed, "completions/\(file) is stale: run `make completions`")
     }
 

@@ -139,7 +139,8 @@ extension ThroughPCSCD {
                 try terminal.type("654321")
                 try terminal.waitFor("TTY=")
                 let screen = try terminal.screen()
-                #expect(screen.contains("Done: the PIN has been changed."), "the card never saw the long line: \(screen)")
+                #expect(
+                    screen.contains("Done: the PIN has been changed."), "the card never saw the long line: \(screen)")
                 #expect(!screen.contains("Wrong PIN"))
                 #expect(!screen.contains(long))
             }
@@ -150,7 +151,9 @@ extension ThroughPCSCD {
                 let card = try SimulatedCard(reader: reader, port: port)
                 defer { card.stop() }
                 let long = #"{"cmd":"SET_PIN","value":""# + String(repeating: "1", count: 5000) + #""}"#
-                let answers = [long, #"{"cmd":"SET_PIN","value":"123456"}"#, #"{"cmd":"SET_NEW_PIN","value":"654321"}"#]
+                let answers = [
+                    long, #"{"cmd":"SET_PIN","value":"123456"}"#, #"{"cmd":"SET_NEW_PIN","value":"654321"}"#,
+                ]
                 let result = try runTool(
                     "eid", ["change-pin", "--json", "--reader", reader, "--timeout", "10"],
                     stdin: answers.map { $0 + "\n" }.joined())
@@ -168,7 +171,8 @@ extension ThroughPCSCD {
             try E2E.pool.withReader { reader, port in
                 // eid readers (while the test waits for the card) and change-pin up to the PIN
                 // prompt send 4 APDUs (READ BINARY, MSE:Set AT each); the card then hangs in the middle of PACE.
-                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--stall-after", "\(Self.stallAfter)"])
+                let card = try SimulatedCard(
+                    reader: reader, port: port, arguments: ["--stall-after", "\(Self.stallAfter)"])
                 defer { card.stop() }
                 let started = Date()
                 let result = try runTool(

@@ -2,8 +2,10 @@ import Foundation
 import Testing
 
 /// eid-sim as a program: its faults are clear and it never needs a person to clean up.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-sim").path),
-                "needs the built eid-sim binary: run `make test`"))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-sim").path),
+        "needs the built eid-sim binary: run `make test`"))
 struct SoftwareCardTests {
     @Test func brokenProfileNamesTheFileAndTheField() throws {
         let dir = FileManager.default.temporaryDirectory

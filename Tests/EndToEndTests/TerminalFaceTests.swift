@@ -16,7 +16,8 @@ extension ThroughPCSCD {
 
         @Test func transportPINIsReplacedAtTheTerminal() throws {
             try E2E.pool.withReader { reader, port in
-                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin", "12345", "--transport-pin"])
+                let card = try SimulatedCard(
+                    reader: reader, port: port, arguments: ["--pin", "12345", "--transport-pin"])
                 defer { card.stop() }
                 let terminal = try TmuxSession(eid(reader))
                 try terminal.waitFor("PIN (6 digits, or 5 for the transport PIN):")

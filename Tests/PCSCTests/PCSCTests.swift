@@ -1,12 +1,15 @@
 import SmartCard
 import Testing
+
 @testable import PCSC
 
 @Suite struct ReaderFeaturesTests {
     @Test func parsesFeatureTLVs() {
         // VERIFY_PIN_DIRECT, MODIFY_PIN_DIRECT, EXECUTE_PACE as a PIN-pad reader announces them.
-        let answer: [UInt8] = [0x06, 4, 0x42, 0x33, 0x00, 0x06, 0x07, 4, 0x42, 0x33, 0x00, 0x07,
-                               0x20, 4, 0x42, 0x33, 0x00, 0x20]
+        let answer: [UInt8] = [
+            0x06, 4, 0x42, 0x33, 0x00, 0x06, 0x07, 4, 0x42, 0x33, 0x00, 0x07,
+            0x20, 4, 0x42, 0x33, 0x00, 0x20,
+        ]
         let features = ReaderFeatures(featureResponse: answer)
         #expect(features.controlCodes[ReaderFeatures.executePACE] == 0x4233_0020)
         #expect(features.hasPACEKeypad)
@@ -43,10 +46,12 @@ import Testing
     @Test func cardLayerViewOfEachFailure() {
         #expect(PCSCError.cardRemoved.cardError == .cardRemoved)
         #expect(PCSCError.sharingViolation.cardError == .cardInUse)
-        #expect(PCSCError.serviceNotRunning.cardError == .readerServiceUnavailable(PCSCError.serviceNotRunning.description))
+        #expect(
+            PCSCError.serviceNotRunning.cardError == .readerServiceUnavailable(PCSCError.serviceNotRunning.description))
         #expect(PCSCError.serviceNotRunning.cardError.description == PCSCError.serviceNotRunning.description)
         let failed = PCSCError.communicationFailed(function: "SCardListReaders", code: 0x8010_0013)
         #expect(failed.cardError == .readerFailed(failed.description))
-        #expect(PCSCError.readerUnavailable("R").cardError == .readerFailed(PCSCError.readerUnavailable("R").description))
+        #expect(
+            PCSCError.readerUnavailable("R").cardError == .readerFailed(PCSCError.readerUnavailable("R").description))
     }
 }

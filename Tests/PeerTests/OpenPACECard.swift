@@ -176,7 +176,10 @@ final class OpenPACECard: CardChannel {
         }
     }
 
-    private enum PACEFailure: Error { case wrongData, conditions, openPACE, wrongToken(Int) }
+    private enum PACEFailure: Error {
+        case wrongData, conditions, openPACE
+        case wrongToken(Int)
+    }
 
     /// Step 1: a random nonce s, encrypted with K_pi.
     private func step1() -> Result<PeerTLV, PACEFailure> {

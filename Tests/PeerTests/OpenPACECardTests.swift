@@ -1,7 +1,7 @@
 import COpenPACE
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 import Testing
 
 /// eid's terminal against OpenPACE's card: PACE and secure messaging computed by an independent

@@ -1,6 +1,6 @@
 import COpenPACE
-import SmartCard
 import CardSimulator
+import SmartCard
 import Testing
 
 /// OpenPACE's terminal against eid's software card: the card side of eid (eid-sim's PACE and

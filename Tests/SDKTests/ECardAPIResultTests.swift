@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SDK
 
 @Suite struct ECardAPIResultTests {
@@ -6,10 +7,12 @@ import Testing
     @Test func urisAreTheECardAPIs() {
         #expect(ECardAPIResult.Major.ok.rawValue == "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok")
         #expect(ECardAPIResult.Major.error.rawValue == "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#error")
-        #expect(ECardAPIResult.Minor.cancellationByUser.rawValue
-            == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#cancellationByUser")
-        #expect(ECardAPIResult.Minor.communicationError.rawValue
-            == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/al/common#communicationError")
+        #expect(
+            ECardAPIResult.Minor.cancellationByUser.rawValue
+                == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#cancellationByUser")
+        #expect(
+            ECardAPIResult.Minor.communicationError.rawValue
+                == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/al/common#communicationError")
         for minor in ECardAPIResult.Minor.allCases {
             #expect(minor.rawValue.hasPrefix("http://www.bsi.bund.de/ecard/api/1.1/resultminor/"))
             #expect(minor.rawValue.hasSuffix("#\(minor)"), "the case is named after the URI's fragment")

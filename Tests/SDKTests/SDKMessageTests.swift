@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SDK
 
 @Suite struct SDKMessageTests {
@@ -8,30 +9,35 @@ import Testing
         let list = SDKMessage.readerList([
             ReaderInfo(name: "Example reader 1 [SmartCard] (1234567) 01 00", keypad: true, card: .none), card,
         ])
-        #expect(list.jsonLine == """
-            {"msg":"READER_LIST","reader":[{"name":"Example reader 1 [SmartCard] (1234567) 01 00","attached":true,\
-            "keypad":true,"card":null},{"name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
-            "deactivated":false,"retryCounter":3}}]}
-            """)
+        #expect(
+            list.jsonLine == """
+                {"msg":"READER_LIST","reader":[{"name":"Example reader 1 [SmartCard] (1234567) 01 00","attached":true,\
+                "keypad":true,"card":null},{"name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
+                "deactivated":false,"retryCounter":3}}]}
+                """)
     }
 
     @Test func readerShapes() {
-        #expect(SDKMessage.reader(card).jsonLine == """
-            {"msg":"READER","name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
-            "deactivated":false,"retryCounter":3}}
-            """)
+        #expect(
+            SDKMessage.reader(card).jsonLine == """
+                {"msg":"READER","name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
+                "deactivated":false,"retryCounter":3}}
+                """)
         // A detached reader has no keypad field; an unknown card is an empty object.
-        #expect(SDKMessage.reader(ReaderInfo(name: "R", attached: false, card: .none)).jsonLine
-            == #"{"msg":"READER","name":"R","attached":false,"card":null}"#)
-        #expect(SDKMessage.reader(ReaderInfo(name: "R", card: .unknown)).jsonLine
-            == #"{"msg":"READER","name":"R","attached":true,"keypad":false,"card":{}}"#)
+        #expect(
+            SDKMessage.reader(ReaderInfo(name: "R", attached: false, card: .none)).jsonLine
+                == #"{"msg":"READER","name":"R","attached":false,"card":null}"#)
+        #expect(
+            SDKMessage.reader(ReaderInfo(name: "R", card: .unknown)).jsonLine
+                == #"{"msg":"READER","name":"R","attached":true,"keypad":false,"card":{}}"#)
     }
 
     @Test func enterMessagesCarryErrorAndReader() {
-        #expect(SDKMessage.enterPIN(error: "You must provide 6 digits", reader: card).jsonLine == """
-            {"msg":"ENTER_PIN","error":"You must provide 6 digits","reader":{"name":"NFC","attached":true,\
-            "keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}}
-            """)
+        #expect(
+            SDKMessage.enterPIN(error: "You must provide 6 digits", reader: card).jsonLine == """
+                {"msg":"ENTER_PIN","error":"You must provide 6 digits","reader":{"name":"NFC","attached":true,\
+                "keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}}
+                """)
         #expect(SDKMessage.enterNewPIN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_NEW_PIN","reader":{"#))
         #expect(SDKMessage.enterCAN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_CAN","reader":"#))
         #expect(SDKMessage.enterPUK(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_PUK","reader":"#))
@@ -105,8 +111,9 @@ import Testing
             Issue.record("a null value is no value")
             return
         }
-        guard case .command(.getReader(name: "Virtual PCD 00 00")) = parse(
-            #"{"name":"Virtual PCD 00 00","extra":{"a":[1,2]},"cmd":"GET_READER"}"#)
+        guard
+            case .command(.getReader(name: "Virtual PCD 00 00")) = parse(
+                #"{"name":"Virtual PCD 00 00","extra":{"a":[1,2]},"cmd":"GET_READER"}"#)
         else {
             Issue.record("members in any order, unknown members ignored")
             return

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartCard
 
 @Suite struct CommandAPDUTests {
@@ -10,8 +11,9 @@ import Testing
         #expect(CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8).bytes.hexString == "0084000008")
         #expect(CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0, ne: 256).bytes.hexString == "00b09c0000")
         #expect(CommandAPDU.selectFile(0x011C).bytes.hexString == "00a4020c02011c")
-        #expect(CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [0x7C, 0x00], ne: 256).bytes.hexString
-            == "10860000027c0000")
+        #expect(
+            CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [0x7C, 0x00], ne: 256).bytes.hexString
+                == "10860000027c0000")
     }
 
     @Test func extendedCases() {

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import SmartCard
 
 @Suite struct TLVTests {

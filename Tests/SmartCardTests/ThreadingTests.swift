@@ -18,12 +18,13 @@ import Testing
         let condition = Condition()
         let state = Box()
         let deadline = Deadline(secondsFromNow: 5)
-        #expect(DetachedThread.start {
-            condition.lock()
-            state.done = true
-            condition.broadcast()
-            condition.unlock()
-        })
+        #expect(
+            DetachedThread.start {
+                condition.lock()
+                state.done = true
+                condition.broadcast()
+                condition.unlock()
+            })
         condition.lock()
         while !state.done && !deadline.hasPassed { condition.wait(seconds: 0.5) }
         condition.unlock()

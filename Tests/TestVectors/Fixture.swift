@@ -1,5 +1,5 @@
-import SmartCard
 import Foundation
+import SmartCard
 
 /// The published test vectors (ICAO, BSI, NIST, RFC), copied unchanged into Fixtures/ with
 /// their `source` field; shared by the crypto and EAC test targets.

@@ -1,14 +1,16 @@
-import SmartCard
 import Dispatch
 import EAC
 import SDK
+import SmartCard
 import Testing
+
 @testable import Workflows
 
 @Suite struct ChangePINWorkflowTests {
-    func run(_ lines: [String], counter: Int = 3, card: FakePINCard = FakePINCard(), mse: StatusWord? = nil,
-             timeout: Double = 5, channel given: FakeCardChannel? = nil) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard)
-    {
+    func run(
+        _ lines: [String], counter: Int = 3, card: FakePINCard = FakePINCard(), mse: StatusWord? = nil,
+        timeout: Double = 5, channel given: FakeCardChannel? = nil
+    ) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard) {
         card.counter = counter
         let channel = given ?? FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
         let peer = ScriptedPeer(lines)
@@ -44,7 +46,9 @@ import Testing
         #expect(outcome == .changed)
         let enters = peer.messages.filter { $0.name == "ENTER_PIN" }
         #expect(enters.count == 2)
-        if case .enterPIN(nil, let reader) = enters[1] { #expect(reader.card.eIDCard?.retryCounter == 2) } else {
+        if case .enterPIN(nil, let reader) = enters[1] {
+            #expect(reader.card.eIDCard?.retryCounter == 2)
+        } else {
             Issue.record("second ENTER_PIN has an error or is missing")
         }
     }
@@ -55,10 +59,12 @@ import Testing
             #"{"cmd":"SET_CAN","value":"000000"}"#, #"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin, Self.newPIN,
         ])
         #expect(outcome == .changed)
-        #expect(peer.names == [
-            "CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_CAN", "ENTER_PIN", "ENTER_NEW_PIN",
-            "CHANGE_PIN",
-        ])
+        #expect(
+            peer.names == [
+                "CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_CAN", "ENTER_PIN",
+                "ENTER_NEW_PIN",
+                "CHANGE_PIN",
+            ])
         #expect(card.operations == ["PACE pin", "PACE pin", "PACE can", "PACE can", "PACE pin", "change"])
     }
 
@@ -68,7 +74,8 @@ import Testing
     }
 
     @Test func blockedCardAsksForThePUKThenThePIN() {
-        let (outcome, peer, card) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#, Self.pin, Self.newPIN], counter: 0)
+        let (outcome, peer, card) = run(
+            [#"{"cmd":"SET_PUK","value":"9876543210"}"#, Self.pin, Self.newPIN], counter: 0)
         #expect(outcome == .changed)
         #expect(peer.names == ["CHANGE_PIN", "READER", "ENTER_PUK", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
         #expect(card.operations == ["PACE puk", "unblock", "PACE pin", "change"])
@@ -81,9 +88,10 @@ import Testing
             Self.pin, Self.newPIN,
         ])
         #expect(outcome == .changed)
-        #expect(peer.names.filter { $0.hasPrefix("ENTER_") } == [
-            "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_PIN", "ENTER_PUK", "ENTER_PIN", "ENTER_NEW_PIN",
-        ])
+        #expect(
+            peer.names.filter { $0.hasPrefix("ENTER_") } == [
+                "ENTER_PIN", "ENTER_PIN", "ENTER_CAN", "ENTER_PIN", "ENTER_PUK", "ENTER_PIN", "ENTER_NEW_PIN",
+            ])
     }
 
     @Test(arguments: [0x6982, 0x6983, 0x6984] as [UInt16])
@@ -93,7 +101,9 @@ import Testing
         card.inoperativePUKStatus = StatusWord(rawValue: unblockStatus)
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: card)
         #expect(outcome == .pukInoperative)
-        let puks = peer.messages.compactMap { m -> ReaderInfo? in if case .enterPUK(nil, let r) = m { return r } else { return nil } }
+        let puks = peer.messages.compactMap { m -> ReaderInfo? in
+            if case .enterPUK(nil, let r) = m { return r } else { return nil }
+        }
         #expect(puks.last?.card.eIDCard?.inoperative == true, "ENTER_PUK with inoperative true, as the SDK describes")
         #expect(peer.messages.last == .changePIN(success: false))
         #expect(card.operations == ["PACE puk", "unblock"])
@@ -102,7 +112,8 @@ import Testing
     @Test func pukRefusedAtPACEMeansInoperative() {
         final class RefusingPUKCard: FakePINCard {
             override func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
-                password == .puk ? .wrongPassword(.authenticationMethodBlocked) : try super.establishPACE(password, secret: secret)
+                password == .puk
+                    ? .wrongPassword(.authenticationMethodBlocked) : try super.establishPACE(password, secret: secret)
             }
         }
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: RefusingPUKCard())
@@ -111,7 +122,10 @@ import Testing
     }
 
     @Test func blockedOrSuspendedStatusWordsGiveTheCounter() throws {
-        let unasked: () throws -> Int? = { Issue.record("the card was asked"); return nil }
+        let unasked: () throws -> Int? = {
+            Issue.record("the card was asked")
+            return nil
+        }
         #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2), askCard: unasked) == 2)
         #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked, askCard: unasked) == 0)
         #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied, askCard: unasked) == 1)
@@ -125,14 +139,19 @@ import Testing
         let (outcome, peer, card) = run([#"{"cmd":"SET_PIN","value":"\#(value)"}"#])
         #expect(outcome == .cancelled)
         #expect(card.operations.isEmpty)
-        #expect(peer.messages.contains(.enterPIN(error: "You must provide 5 or 6 digits",
-                                                 reader: ReaderInfo(name: "Test", card: .eID(CardInfo(retryCounter: 3))))))
+        #expect(
+            peer.messages.contains(
+                .enterPIN(
+                    error: "You must provide 5 or 6 digits",
+                    reader: ReaderInfo(name: "Test", card: .eID(CardInfo(retryCounter: 3))))))
     }
 
     @Test func invalidNewPINIsAskedAgain() {
         let (outcome, peer, _) = run([Self.pin, #"{"cmd":"SET_NEW_PIN","value":"12345"}"#, Self.newPIN])
         #expect(outcome == .changed)
-        let errors = peer.messages.compactMap { m -> String? in if case .enterNewPIN(let e?, _) = m { return e } else { return nil } }
+        let errors = peer.messages.compactMap { m -> String? in
+            if case .enterNewPIN(let e?, _) = m { return e } else { return nil }
+        }
         #expect(errors == ["You must provide 6 digits"])
     }
 
@@ -165,7 +184,9 @@ import Testing
         }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
-        let reader = peer.messages.compactMap { m -> ReaderInfo? in if case .reader(let r) = m { return r } else { return nil } }
+        let reader = peer.messages.compactMap { m -> ReaderInfo? in
+            if case .reader(let r) = m { return r } else { return nil }
+        }
         #expect(reader.first?.card.eIDCard?.deactivated == true)
         #expect(peer.messages.last == .changePIN(success: false))
     }

@@ -1,6 +1,7 @@
-import SmartCard
 import SDK
+import SmartCard
 import Testing
+
 @testable import Workflows
 
 @Suite struct FailureReasonTests {
@@ -42,12 +43,13 @@ import Testing
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
     @Test func namesAreStableAndUnique() {
-        #expect(Self.every.map(\.name) == [
-            "Change_Pin_User_Cancelled", "Change_Pin_Interrupted", "Change_Pin_Interrupted_Card_Busy",
-            "Change_Pin_Input_Timeout", "Change_Pin_No_Terminal", "Establish_Pace_Channel_Puk_Inoperative",
-            "Card_Removed", "Change_Pin_Unexpected_Transmit_Status", "Change_Pin_Unrecoverable",
-            "Reader_Service_Unavailable", "Reader_Failed",
-        ])
+        #expect(
+            Self.every.map(\.name) == [
+                "Change_Pin_User_Cancelled", "Change_Pin_Interrupted", "Change_Pin_Interrupted_Card_Busy",
+                "Change_Pin_Input_Timeout", "Change_Pin_No_Terminal", "Establish_Pace_Channel_Puk_Inoperative",
+                "Card_Removed", "Change_Pin_Unexpected_Transmit_Status", "Change_Pin_Unrecoverable",
+                "Reader_Service_Unavailable", "Reader_Failed",
+            ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
         for name in Self.every.map(\.name) {
             let words = name.split(separator: "_", omittingEmptySubsequences: false)

@@ -1,7 +1,8 @@
-import SmartCard
 import EAC
 import Foundation
 import SDK
+import SmartCard
+
 @testable import Workflows
 
 /// A peer that answers from a script of commands and records every message.

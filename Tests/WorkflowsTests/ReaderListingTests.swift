@@ -1,6 +1,7 @@
-import SmartCard
 import SDK
+import SmartCard
 import Testing
+
 @testable import Workflows
 
 @Suite struct ReaderListingTests {

@@ -4,7 +4,9 @@ import Workflows
 @Suite struct TerminalSafeTextTests {
     @Test func plainTextIsKept() {
         #expect(TerminalSafeText.escaped("Virtual PCD 00 00") == "Virtual PCD 00 00")
-        #expect(TerminalSafeText.escaped("eID card — PIN: 3 attempts left, Größe") == "eID card — PIN: 3 attempts left, Größe")
+        #expect(
+            TerminalSafeText.escaped("eID card — PIN: 3 attempts left, Größe")
+                == "eID card — PIN: 3 attempts left, Größe")
     }
 
     @Test func escapeSequencesAreShownNotActedOn() {

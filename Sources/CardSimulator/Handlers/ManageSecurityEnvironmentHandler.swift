@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// MSE (22). Phase 1 knows Set AT for PACE (P1P2 C1 A4); Set AT for TA (81 A4) and CA (41 A4)
 /// come with those protocols. Other P1P2 → 6A86.

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 
 /// GENERAL AUTHENTICATE (86) for PACE: the chip's side (BSI TR-03110-2, 3.2; TR-03110-3, B.1
 /// and D.3; ICAO 9303-11, 4.4) of the protocol and password that MSE:Set AT chose, with ECDH

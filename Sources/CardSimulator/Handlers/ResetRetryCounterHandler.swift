@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// RESET RETRY COUNTER (2C) for the PIN (P2 = 03):
 /// - P1 02, data = the new PIN as ASCII digits: change PIN; needs PACE with the PIN (or the

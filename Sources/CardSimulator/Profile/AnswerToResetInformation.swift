@@ -13,10 +13,13 @@ public enum AnswerToResetInformation {
     public static let maxCommandBytes = 0xFFFF
     public static let maxResponseBytes = 0x1_0000
 
-    public static let content: [UInt8] = TLV(tag: 0x7F66, children: [
-        TLV(tag: 0x02, value: unsignedInteger(maxCommandBytes)),
-        TLV(tag: 0x02, value: unsignedInteger(maxResponseBytes)),
-    ]).bytes
+    public static let content: [UInt8] = TLV(
+        tag: 0x7F66,
+        children: [
+            TLV(tag: 0x02, value: unsignedInteger(maxCommandBytes)),
+            TLV(tag: 0x02, value: unsignedInteger(maxResponseBytes)),
+        ]
+    ).bytes
 
     /// The shortest DER INTEGER content of a non-negative `value`.
     static func unsignedInteger(_ value: Int) -> [UInt8] {

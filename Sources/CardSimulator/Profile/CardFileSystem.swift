@@ -59,21 +59,25 @@ public struct CardFileSystem: Equatable, Sendable {
 
     /// The eID card's files with `cardAccess` as EF.CardAccess and a placeholder EF.CardSecurity.
     public init(cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.cardSecurityPlaceholder) {
-        self.init(dedicatedFiles: [
-            DedicatedFile(applicationID: nil, files: [
-                ElementaryFile(
-                    fileID: CardApplication.directoryFileID, shortFileID: CardApplication.directoryShortFileID,
-                    content: CardApplication.directory()),
-                ElementaryFile(
-                    fileID: AnswerToResetInformation.fileID, shortFileID: AnswerToResetInformation.shortFileID,
-                    content: AnswerToResetInformation.content),
-                ElementaryFile(
-                    fileID: EIDFile.cardAccess, shortFileID: EIDFile.cardAccessShortID, content: cardAccess),
-                ElementaryFile(
-                    fileID: EIDFile.cardSecurity, shortFileID: EIDFile.cardSecurityShortID, content: cardSecurity,
-                    readAccess: .afterPACE),
-            ]),
-        ] + CardApplication.all.map { DedicatedFile(applicationID: $0, files: []) })
+        self.init(
+            dedicatedFiles: [
+                DedicatedFile(
+                    applicationID: nil,
+                    files: [
+                        ElementaryFile(
+                            fileID: CardApplication.directoryFileID, shortFileID: CardApplication.directoryShortFileID,
+                            content: CardApplication.directory()),
+                        ElementaryFile(
+                            fileID: AnswerToResetInformation.fileID, shortFileID: AnswerToResetInformation.shortFileID,
+                            content: AnswerToResetInformation.content),
+                        ElementaryFile(
+                            fileID: EIDFile.cardAccess, shortFileID: EIDFile.cardAccessShortID, content: cardAccess),
+                        ElementaryFile(
+                            fileID: EIDFile.cardSecurity, shortFileID: EIDFile.cardSecurityShortID,
+                            content: cardSecurity,
+                            readAccess: .afterPACE),
+                    ])
+            ] + CardApplication.all.map { DedicatedFile(applicationID: $0, files: []) })
     }
 
     public func dedicatedFile(applicationID: [UInt8]) -> Int? {

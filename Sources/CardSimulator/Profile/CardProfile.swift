@@ -1,7 +1,7 @@
-import SmartCard
 import EAC
 import FoundationEssentials
 import OrderedJSON
+import SmartCard
 
 /// The simulated card's settings: the same fields as `eid-sim`'s options, read from a JSON
 /// file (`--profile`) and overridden by options. Every field is optional in the file; the

@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// The SecurityInfos of the simulated card (BSI TR-03110-3, appendix A.1.1), shaped like a
 /// real nPA's EF.CardAccess: TerminalAuthenticationInfo, ChipAuthenticationInfo, PACEInfo and
@@ -35,8 +35,11 @@ public enum SimulatorSecurityInfos {
 
     /// A stand-in for EF.CardSecurity until Chip Authentication exists: a CMS ContentInfo of
     /// type signedData with an empty SEQUENCE as content. Not signed.
-    public static let cardSecurityPlaceholder: [UInt8] = TLV(tag: 0x30, children: [
-        OID.signedData.tlv,
-        TLV(tag: 0xA0, children: [TLV(tag: 0x30, value: [])]),
-    ]).bytes
+    public static let cardSecurityPlaceholder: [UInt8] = TLV(
+        tag: 0x30,
+        children: [
+            OID.signedData.tlv,
+            TLV(tag: 0xA0, children: [TLV(tag: 0x30, value: [])]),
+        ]
+    ).bytes
 }

@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// The card's side of AES secure messaging (BSI TR-03110-3, appendix F) over EAC's
 /// `SecureMessagingSession`, so that card and terminal run the same SSC, padding, encryption

@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// What the card remembers between power on and power off (or reset): the selected file, the
 /// PACE set up by MSE:Set AT, which password PACE verified, and the secure messaging keys.

@@ -1,6 +1,6 @@
-import SmartCard
 import EAC
 import EIDCrypto
+import SmartCard
 
 /// Where the card's side of one PACE run stands between its General Authenticate commands,
 /// kept in `CardSession.protocolState[PACERun.key]`. Holds the nonce and ephemeral keys, so it

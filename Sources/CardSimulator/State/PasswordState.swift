@@ -1,5 +1,5 @@
-import SmartCard
 import EAC
+import SmartCard
 
 /// The card's passwords and their counters (BSI TR-03110-2, section 3.5; the nPA's PIN
 /// management), kept across card sessions. Every rule about when a password may be used and
@@ -131,7 +131,8 @@ public struct PasswordState: Equatable, Sendable, CustomStringConvertible, Custo
     }
 
     static func equalInConstantTime(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = Array(a.utf8)
+        let y = Array(b.utf8)
         var diff = UInt8(x.count == y.count ? 0 : 1)
         for i in 0..<max(x.count, y.count) {
             diff |= (i < x.count ? x[i] : 0) ^ (i < y.count ? y[i] : 0xFF)

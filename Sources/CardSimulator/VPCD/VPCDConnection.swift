@@ -1,4 +1,5 @@
 import SmartCard
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -109,7 +110,8 @@ public final class VPCDConnection: @unchecked Sendable {
                 answer = response
             }
             if let answer {
-                try socket.write([UInt8(answer.count >> 8), UInt8(answer.count & 0xFF)] + answer, shouldStop: shouldStop)
+                try socket.write(
+                    [UInt8(answer.count >> 8), UInt8(answer.count & 0xFF)] + answer, shouldStop: shouldStop)
             }
         }
     }

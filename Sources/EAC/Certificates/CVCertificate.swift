@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// A card verifiable certificate (BSI TR-03110-3, appendix C): `7F21 { 7F4E body, 5F37
 /// signature }`. The signature is ECDSA in plain format r || s over the DER encoding of the

@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// The public key of a CV certificate (TR-03110-3, D.3.3): `7F49 { 06 algorithm, [81 p, 82 a,
 /// 83 b, 84 G, 85 r], 86 Y, [87 f] }`. CVCA certificates carry the domain parameters; DV and

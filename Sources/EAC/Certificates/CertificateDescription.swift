@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// The certificate description of an authentication terminal (id-description; BSI TR-03110-4,
 /// 2.2.6): who issued the terminal certificate, who holds it, its terms of usage, and the hashes

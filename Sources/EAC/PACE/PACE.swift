@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// PACE on the terminal side (BSI TR-03110-2, 3.2; TR-03110-3, B.1; ICAO 9303-11, 4.4):
 /// MSE:Set AT, then General Authenticate steps 1-4 as a command chain, with ECDH generic

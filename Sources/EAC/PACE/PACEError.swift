@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// What can go wrong in PACE (BSI TR-03110-2, 3.2). Steps are numbered as the General
 /// Authenticate commands: 1 nonce, 2 mapping, 3 key agreement, 4 mutual authentication.

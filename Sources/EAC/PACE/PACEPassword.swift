@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// A PACE password π. Its text never appears in descriptions or reflection.
 public struct PACEPassword: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {

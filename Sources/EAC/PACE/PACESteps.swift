@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// The cryptographic steps of PACE with ECDH generic mapping (BSI TR-03110-2, 3.2 and
 /// TR-03110-3, A.3; ICAO 9303-11, 4.4), shared by the terminal (`PACE`) and the software card,

@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// A `CardChannel` that protects every command and unprotects every response with AES secure
 /// messaging (BSI TR-03110-3, appendix F; ICAO 9303-11, 9.8) over another channel. Any error

@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// What can go wrong in secure messaging. Every one of these ends the session: the channel
 /// refuses later commands with `channelClosed`.

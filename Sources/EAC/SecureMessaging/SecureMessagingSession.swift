@@ -1,5 +1,5 @@
-import SmartCard
 import EIDCrypto
+import SmartCard
 
 /// The state and rules of AES secure messaging (BSI TR-03110-3, appendix F; ICAO 9303-11,
 /// 9.8), for both ends: the terminal protects commands and unprotects responses, the card

@@ -67,16 +67,19 @@ struct RunResult {
 
 /// Runs a built tool to its end (at most `timeout` seconds, then it is killed and the test fails).
 @discardableResult
-func runTool(_ tool: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
-             timeout: Double = 30) throws -> RunResult
-{
+func runTool(
+    _ tool: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+    timeout: Double = 30
+) throws -> RunResult {
     let process = Process()
     process.executableURL = E2E.binDir.appendingPathComponent(tool)
     process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (k, v) in extra { env[k] = v }
     process.environment = env
-    let out = Pipe(), err = Pipe(), input = Pipe()
+    let out = Pipe()
+    let err = Pipe()
+    let input = Pipe()
     process.standardOutput = out
     process.standardError = err
     process.standardInput = input
@@ -84,7 +87,8 @@ func runTool(_ tool: String, _ arguments: [String], stdin: String? = nil, enviro
     if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
     try input.fileHandleForWriting.close()
     // Read both pipes while waiting, so a full pipe cannot stall the tool.
-    let outData = PipeDrain(out), errData = PipeDrain(err)
+    let outData = PipeDrain(out)
+    let errData = PipeDrain(err)
     let deadline = Date(timeIntervalSinceNow: timeout)
     while process.isRunning && Date() < deadline { usleep(20_000) }
     if process.isRunning {
@@ -187,7 +191,9 @@ enum E2EError: Error {
 /// The reader object named `name` in a READER_LIST line.
 func readerEntry(_ name: String, in json: String) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-    guard let readers = object?["reader"] as? [[String: Any]] else { throw E2EError.unexpected("no reader list in \(json)") }
+    guard let readers = object?["reader"] as? [[String: Any]] else {
+        throw E2EError.unexpected("no reader list in \(json)")
+    }
     guard let entry = readers.first(where: { $0["name"] as? String == name }) else {
         throw E2EError.unexpected("no reader \(name) in \(json)")
     }

@@ -56,7 +56,9 @@ final class InteractiveRun: @unchecked Sendable {
         defer { condition.unlock() }
         while consumed >= lines.count {
             if ended { throw E2EError.unexpected("eid ended; its messages: \(lines)") }
-            if !condition.wait(until: deadline) { throw E2EError.timeout("no message within \(timeout) s after \(lines)") }
+            if !condition.wait(until: deadline) {
+                throw E2EError.timeout("no message within \(timeout) s after \(lines)")
+            }
         }
         let line = lines[consumed]
         consumed += 1

@@ -15,9 +15,11 @@ final class TmuxSession {
         {
             args += ["-e", "\(k)=\(v)"]
         }
-        args.append("\(command); echo EXIT=$?; echo TTY=$(stty -a | grep -o -- ' -*echo ' | head -1 | tr -d ' '); sleep 60")
+        args.append(
+            "\(command); echo EXIT=$?; echo TTY=$(stty -a | grep -o -- ' -*echo ' | head -1 | tr -d ' '); sleep 60")
         try tmux(args)
-        serverPID = Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        serverPID =
+            Int32(try tmux(["display-message", "-p", "#{pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// The tmux server this session started, ended by PID should kill-server leave it running.
