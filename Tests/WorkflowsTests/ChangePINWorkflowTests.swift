@@ -5,6 +5,7 @@ import SmartCard
 import Testing
 
 @testable import Workflows
+import Faces
 
 @Suite struct ChangePINWorkflowTests {
     func run(

@@ -4,6 +4,7 @@ import SDK
 import SmartCard
 
 @testable import Workflows
+import Faces
 
 /// A peer that answers from a script of commands and records every message.
 final class ScriptedPeer: SDKPeer {
