@@ -1,6 +1,6 @@
 import CardSimulator
-import Foundation
 import Faces
+import Foundation
 import SDK
 import SmartCard
 

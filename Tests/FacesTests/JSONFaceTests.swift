@@ -49,9 +49,10 @@ import Glibc
         let info = harness.sink.output.first { $0.contains(#""msg":"INFO""#) } ?? ""
         #expect(info.contains(WorkflowVersion.current))
         // The workflow still gets its answers in order.
-        #expect(names.filter { $0 != "INFO" && $0 != "READER_LIST" } == [
-            "CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN",
-        ])
+        #expect(
+            names.filter { $0 != "INFO" && $0 != "READER_LIST" } == [
+                "CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN",
+            ])
     }
 
     @Test func wrongSecretKindGetsBadStateAndTheWorkflowGoesOn() {
@@ -85,7 +86,8 @@ import Glibc
     }
 
     @Test func aLineLongerThanTheLimitIsInvalidAndDropped() {
-        let long = #"{"cmd":"SET_PIN","value":""# + String(repeating: "1", count: StandardInputReader.maximumLineLength)
+        let long =
+            #"{"cmd":"SET_PIN","value":""# + String(repeating: "1", count: StandardInputReader.maximumLineLength)
             + #""}"#
         let harness = Harness(input: ScriptedInput([long, Self.pin, Self.newPIN]))
         #expect(run(harness) == ExitStatus.success)

@@ -1,11 +1,11 @@
 import Dispatch
 import EAC
+import Faces
 import SDK
 import SmartCard
 import Testing
 
 @testable import Workflows
-import Faces
 
 @Suite struct ChangePINWorkflowTests {
     func run(
@@ -122,17 +122,20 @@ import Faces
         #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 2, "asked once, then shown inoperative")
     }
 
-    @Test func blockedOrSuspendedStatusWordsGiveTheCounter() throws {
-        let unasked: () throws -> Int? = {
-            Issue.record("the card was asked")
-            return nil
-        }
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2), askCard: unasked) == 2)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked, askCard: unasked) == 0)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied, askCard: unasked) == 1)
-        // A plain 6300: the card is asked for its counter.
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationFailed, askCard: { 2 }) == 2)
-        #expect(throws: CardError.self) { try ChangePINWorkflow.attemptsLeft(after: .wrongData, askCard: { nil }) }
+    @Test func theStatesAreEnteredInAusweisAppsOrder() {
+        let card = FakePINCard()
+        let channel = FakeCardChannel(mseStatus: .success)
+        let peer = ScriptedPeer([Self.pin, Self.newPIN])
+        let workflow = ChangePINWorkflow(
+            provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card })
+        var names: [String] = []
+        workflow.onState = { names.append($0.name) }
+        #expect(workflow.run() == .changed)
+        #expect(
+            names == [
+                "StateSelectReader", "StatePreparePace", "StateEnterPacePassword", "StateEstablishPaceChannel",
+                "StateEnterNewPacePin", "StateChangePin", "StateFinished",
+            ])
     }
 
     @Test(arguments: ["12a456", "1234", "1234567", "", "12345 "])

@@ -1,10 +1,10 @@
 import EAC
+import Faces
 import Foundation
 import SDK
 import SmartCard
 
 @testable import Workflows
-import Faces
 
 /// A peer that answers from a script of commands and records every message.
 final class ScriptedPeer: SDKPeer {

@@ -4,7 +4,8 @@ import SmartCard
 
 /// RUN_CHANGE_PIN: replace the transport PIN or change the PIN, asking for exactly what the
 /// card needs, as AusweisApp's change PIN workflow does (CompositeStatePace, then
-/// StateEnterNewPacePin and StateChangePin):
+/// StateEnterNewPacePin and StateChangePin). The states and their transitions are
+/// `ChangePINState`; this class performs the effects:
 ///
 /// - wait for an eID card (INSERT_CARD), read its PIN state, show it (READER);
 /// - retry counter 3 or 2: ENTER_PIN (5 or 6 digits); 1: ENTER_CAN first, then ENTER_PIN in the
@@ -74,222 +75,140 @@ public final class ChangePINWorkflow {
         return outcome
     }
 
+    /// Called with every state the workflow enters (STATUS will report them).
+    public var onState: (ChangePINState) -> Void = { _ in }
+
+    /// What the effects share while the workflow runs: the card held, the reader as the
+    /// messages show it, the session's PIN operations, and the last answer (a secret, wiped as
+    /// soon as it is used).
+    private struct Run {
+        var found: CardSearch.Found?
+        var reader = ReaderInfo(name: "", card: .none)
+        var card: PINManagementCard?
+        var answer: Secret?
+    }
+
     private func runToOutcome() -> Outcome {
-        let found: FoundCard
-        switch waitForCard() {
-        case .found(let card): found = card
-        case .ended(let outcome): return outcome
+        var run = Run()
+        defer {
+            run.answer?.wipe()
+            // The PACE session must not outlive the workflow: reset the card at the end.
+            run.found?.connection.disconnect(resetCard: true)
         }
-        // The PACE session must not outlive the workflow: reset the card at the end.
-        defer { found.connection.disconnect(resetCard: true) }
-        do {
-            return try dialogue(with: found)
-        } catch {
-            return .cardError(CardError(error))
-        }
-    }
-
-    // MARK: - Finding a card
-
-    struct FoundCard {
-        var reader: ReaderInfo
-        var connection: CardConnection
-        var paceInfo: PACEInfo
-        var info: CardInfo
-    }
-
-    enum Search {
-        case found(FoundCard)
-        case ended(Outcome)
-    }
-
-    private func waitForCard() -> Search {
-        let deadline = Deadline(secondsFromNow: timeouts.card)
-        var announced = false
-        // Cards already shown as unusable, by reader, until that reader's card changes.
-        var refused: [String: UInt32] = [:]
+        var step = ChangePINState.start
         while true {
-            if peer.isCancelled { return .ended(.cancelled) }
-            let readers: [ReaderSnapshot]
-            do {
-                readers = try provider.readers().filter { readerName == nil || $0.name == readerName }
-            } catch {
-                return .ended(.cardError(CardError(error)))
+            onState(step.state)
+            var event: ChangePINEvent?
+            for effect in step.effects {
+                let result = perform(effect, &run)
+                if effect.givesEvent { event = result }
             }
-            var busy = false
-            for r in readers where r.cardPresent && refused[r.name] != r.cardEvents {
-                switch inspect(r) {
-                case .usable(let card):
-                    return .found(card)
-                case .refused(let info):
-                    refused[r.name] = r.cardEvents
-                    peer.send(.reader(info))
-                case .gone:
-                    // Present but not to be opened now (another program uses it): look again.
-                    busy = true
-                }
+            if case .finished(let outcome) = step.state { return outcome }
+            // Only a step the transition function does not know gives no event: a bug, which
+            // ends the workflow (the card is reset) rather than hanging it.
+            guard let event else {
+                return .cardError(.transportFailed("the change PIN workflow stopped in \(step.state.name)"))
             }
-            if !announced && !busy {
-                peer.send(.insertCard)
-                announced = true
-            }
-            if deadline.hasPassed { return .ended(.timedOut) }
-            do {
-                try provider.waitForChange(timeout: min(0.5, max(0.05, deadline.remaining)))
-            } catch {
-                return .ended(.cardError(CardError(error)))
-            }
+            step = ChangePINState.transition(from: step.state, on: event)
         }
     }
 
-    private enum Inspection {
-        case usable(FoundCard)
-        case refused(ReaderInfo)
-        case gone
-    }
-
-    private func inspect(_ reader: ReaderSnapshot) -> Inspection {
-        let connection: CardConnection
+    /// Performs one effect; the event it gives, if it gives one.
+    private func perform(_ effect: ChangePINEffect, _ run: inout Run) -> ChangePINEvent? {
         do {
-            connection = try provider.connect(reader: reader.name, exclusive: true)
+            switch effect {
+            case .waitForCard:
+                let search = CardSearch(provider: provider, peer: peer, readerName: readerName)
+                switch search.waitForCard(timeout: timeouts.card) {
+                case .found(let found):
+                    run.found = found
+                    run.reader = found.reader
+                    run.card = openSession(found.connection, found.paceInfo)
+                    return .cardFound(retryCounter: found.info.retryCounter)
+                case .ended(let event): return event
+                }
+            case .sendReader:
+                peer.send(.reader(run.reader))
+                return nil
+            case .noteCard(let info):
+                run.reader.card = .eID(info)
+                return nil
+            case .sendEnterPUK:
+                peer.send(.enterPUK(reader: run.reader))
+                return nil
+            case .checkCancelled:
+                return peer.isCancelled ? .cancelled : .proceed
+            case .ask(let kind):
+                switch ask(kind, reader: run.reader) {
+                case .answered(let secret):
+                    run.answer?.wipe()
+                    run.answer = secret
+                    return .answered
+                case .ended(let event):
+                    return event
+                }
+            case .establishPace(let password):
+                guard let card = run.card, let secret = run.answer else { return .failed(Self.noCard) }
+                defer {
+                    secret.wipe()
+                    run.answer = nil
+                }
+                switch try card.establishPACE(password, secret: secret) {
+                case .established: return .paceEstablished
+                case .wrongPassword(let sw): return .paceRefused(sw)
+                }
+            case .readRetryCounter:
+                guard let card = run.card else { return .failed(Self.noCard) }
+                return .retryCounterRead(try card.pinRetryCounter())
+            case .unblockPIN:
+                guard let card = run.card else { return .failed(Self.noCard) }
+                return .unblocked(ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()))
+            case .changePIN:
+                guard let card = run.card, let newPIN = run.answer else { return .failed(Self.noCard) }
+                defer {
+                    newPIN.wipe()
+                    run.answer = nil
+                }
+                return .pinChanged(ResetRetryCounterOutcome(changeStatus: try card.changePIN(to: newPIN)))
+            }
         } catch {
-            return .gone
-        }
-        do {
-            guard let paceInfo = try EIDCardState.paceInfo(connection) else {
-                connection.disconnect()
-                return .refused(ReaderInfo(name: reader.name, keypad: false, card: .unknown))
-            }
-            let presence = EIDCardState.presence(for: try EIDCardState.pinOutcome(connection, paceInfo: paceInfo))
-            let info = ReaderInfo(name: reader.name, keypad: false, card: presence)
-            guard let card = presence.eIDCard, !card.deactivated else {
-                connection.disconnect()
-                return .refused(info)
-            }
-            return .usable(FoundCard(reader: info, connection: connection, paceInfo: paceInfo, info: card))
-        } catch {
-            connection.disconnect()
-            return .gone
+            return .failed(CardError(error))
         }
     }
 
-    // MARK: - The PIN dialogue
+    /// An effect on the card before a card was found: a bug in the transition function.
+    private static let noCard = CardError.transportFailed("no card session")
 
-    /// Thrown inside the dialogue when the peer ends it.
-    private struct Ended: Error {
-        let outcome: Outcome
-    }
-
-    private func dialogue(with found: FoundCard) throws -> Outcome {
-        var reader = found.reader
-        peer.send(.reader(reader))
-        let card = openSession(found.connection, found.paceInfo)
-        var counter = found.info.retryCounter
-        var canEstablished = false
-
-        func show(_ retryCounter: Int, inoperative: Bool = false) {
-            counter = retryCounter
-            reader.card = .eID(CardInfo(inoperative: inoperative, retryCounter: retryCounter))
-        }
-
-        do {
-            // Until PACE with the PIN (or transport PIN) is established.
-            while true {
-                if peer.isCancelled { return .cancelled }
-                if counter == 0 {
-                    let puk = try ask(.puk, reader: reader)
-                    defer { puk.wipe() }
-                    switch try card.establishPACE(.puk, secret: puk) {
-                    case .wrongPassword(let sw) where sw == .authenticationMethodBlocked:
-                        // The PUK has unblocked the PIN ten times: the card refuses it now.
-                        show(0, inoperative: true)
-                        peer.send(.enterPUK(reader: reader))
-                        return .pukInoperative
-                    case .wrongPassword:
-                        continue
-                    case .established:
-                        switch ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()) {
-                        case .done:
-                            show(3)
-                            continue
-                        case .pukInoperative:
-                            // A real card answers 6982 right after PACE with the PUK when the
-                            // PUK is used up (AusweisApp2 reads it so); 6983/6984 other cards.
-                            show(0, inoperative: true)
-                            peer.send(.enterPUK(reader: reader))
-                            return .pukInoperative
-                        case .refused(let sw):
-                            throw CardError.statusWord(sw)
-                        }
-                    }
-                }
-                if counter == 1 && !canEstablished {
-                    let can = try ask(.can, reader: reader)
-                    defer { can.wipe() }
-                    switch try card.establishPACE(.can, secret: can) {
-                    case .wrongPassword: continue
-                    case .established: canEstablished = true
-                    }
-                    continue
-                }
-                let pin = try ask(.pin, reader: reader)
-                defer { pin.wipe() }
-                switch try card.establishPACE(.pin, secret: pin) {
-                case .established:
-                    show(3)
-                case .wrongPassword(let sw):
-                    // 63Cx says the attempts left; any other refusal: ask the card.
-                    show(try Self.attemptsLeft(after: sw, askCard: card.pinRetryCounter))
-                    canEstablished = false
-                    continue
-                }
-                break
-            }
-            let newPIN = try ask(.newPIN, reader: reader)
-            defer { newPIN.wipe() }
-            if case .refused(let sw) = ResetRetryCounterOutcome(changeStatus: try card.changePIN(to: newPIN)) {
-                throw CardError.statusWord(sw)
-            }
-            return .changed
-        } catch let ended as Ended {
-            return ended.outcome
-        }
+    private enum Answer {
+        case answered(Secret)
+        case ended(ChangePINEvent)
     }
 
     /// Sends the ENTER_* message for `kind` and returns the first valid answer. An invalid value
     /// gets the message again with `error` (the card is not touched); a command that answers
     /// something else gets BAD_STATE and is dropped.
-    private func ask(_ kind: SecretKind, reader: ReaderInfo) throws -> Secret {
+    private func ask(_ kind: SecretKind, reader: ReaderInfo) -> Answer {
         peer.send(Self.request(kind, error: nil, reader: reader))
         while true {
             switch peer.nextCommand(timeout: timeouts.input) {
             case .endOfInput:
-                throw Ended(outcome: .cancelled)
+                return .ended(.cancelled)
             case .timedOut:
-                throw Ended(outcome: .timedOut)
+                return .ended(.timedOut)
             case .command(.cancel):
-                throw Ended(outcome: .cancelled)
+                return .ended(.cancelled)
             case .command(.setSecret(let k, let value)) where k == kind:
                 if let error = PasswordRules.check(value, as: kind) {
                     value?.wipe()
                     peer.send(Self.request(kind, error: error, reader: reader))
                     continue
                 }
-                return value!
+                return .answered(value!)
             case .command(let other):
                 if case .setSecret(_, let value) = other { value?.wipe() }
                 peer.send(.badState(command: other.name))
             }
         }
-    }
-
-    /// The PIN attempts left after the card refused PACE with the PIN with `sw`: 63Cx says x;
-    /// 6983 means blocked; 6982 or 6985 mean suspended (the CAN is needed first); for any other
-    /// refusal (a plain 6300, say) the card is asked with MSE:Set AT, as AusweisApp does.
-    static func attemptsLeft(after sw: StatusWord, askCard: () throws -> Int?) throws -> Int {
-        if let n = PACEPasswordRefusal(statusWord: sw)?.pinRetryCounter { return n }
-        guard let n = try askCard() else { throw CardError.statusWord(sw) }
-        return n
     }
 
     static func request(_ kind: SecretKind, error: String?, reader: ReaderInfo) -> SDKMessage {
