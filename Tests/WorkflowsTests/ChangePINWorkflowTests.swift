@@ -122,6 +122,24 @@ import Testing
         #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 2, "asked once, then shown inoperative")
     }
 
+    /// The end of input at each prompt cancels there: nothing more reaches the card, and the
+    /// card is reset.
+    @Test(arguments: [
+        (3, [String](), "ENTER_PIN", [String]()),
+        (3, [#"{"cmd":"SET_PIN","value":"123456"}"#], "ENTER_NEW_PIN", ["PACE pin"]),
+        (1, [], "ENTER_CAN", []),
+        (0, [], "ENTER_PUK", []),
+    ])
+    func endOfInputCancelsAtEveryPrompt(counter: Int, lines: [String], prompt: String, operations: [String]) {
+        let channel = FakeCardChannel(mseStatus: counter == 3 ? .success : .retriesLeft(counter))
+        let (outcome, peer, card) = run(lines, counter: counter, channel: channel)
+        #expect(outcome == .cancelled)
+        #expect(peer.names.dropLast().last == prompt)
+        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(card.operations == operations)
+        #expect(channel.resets == 1)
+    }
+
     @Test func theStatesAreEnteredInAusweisAppsOrder() {
         let card = FakePINCard()
         let channel = FakeCardChannel(mseStatus: .success)
