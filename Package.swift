@@ -12,7 +12,9 @@ import PackageDescription
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
-//   eid, eid-sim         thin executables: arguments, terminal, exit codes
+//   Faces                the terminal and JSON faces over an injected context (console, input,
+//                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator
+//   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
 
 let package = Package(
     name: "eid",
@@ -44,14 +46,13 @@ let package = Package(
             name: "Workflows",
             dependencies: ["SmartCard", "EAC", "SDK"]
         ),
-        // Swift 5 mode until its signal handling moves into the Faces context (issue 7, item 2).
+        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
         .executableTarget(
             name: "eid",
             dependencies: [
-                "Workflows", "SDK", "PCSC", "CardSimulator", "SmartCard",
+                "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]
+            ]
         ),
         // In-process figures for `make bench`; not installed.
         .executableTarget(
@@ -84,7 +85,10 @@ let package = Package(
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(
-            name: "WorkflowsTests", dependencies: ["Workflows", "SDK", "CardSimulator", "SmartCard"]
+            name: "WorkflowsTests", dependencies: ["Workflows", "Faces", "SDK", "CardSimulator", "SmartCard"]
+        ),
+        .testTarget(
+            name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]
         ),
         .testTarget(name: "EndToEndTests"),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import CardSimulator
+import Faces
 import PCSC
 import SmartCard
-import Workflows
 
 /// Options every card command shares.
 struct ReaderOptions: ParsableArguments {
@@ -12,26 +12,33 @@ struct ReaderOptions: ParsableArguments {
     @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
     var simulator = false
 
-    /// `provider()`, or the exit status for pcscd not running with its sentence on stderr.
-    func openProvider() throws -> CardReaderProvider {
-        do {
-            return try provider()
-        } catch let error as CardError {
-            // The PC/SC provider fails to open only with `readerServiceUnavailable`.
-            throw FailureReason(readerError: error).exit()
-        }
+    /// The process's face context with the readers these options ask for.
+    func context() -> FaceContext {
+        FaceContext.process(readers: readers())
     }
 
     /// The readers to use: PC/SC (unless it is down and the simulator was asked for) plus the
-    /// simulator.
-    func provider() throws -> CardReaderProvider {
-        var providers: [CardReaderProvider] = []
-        do {
-            providers.append(try PCSCReaderProvider())
-        } catch let error as CardError {
-            if !simulator { throw error }
-        }
-        if simulator { providers.append(SimulatorReaderProvider()) }
-        return providers.count == 1 ? providers[0] : CombinedReaderProvider(providers)
+    /// simulator; GET_READER_LIST looks at PC/SC through a connection of its own.
+    func readers() -> ReaderProviders {
+        let simulator = self.simulator
+        return ReaderProviders(
+            open: {
+                var providers: [any CardReaderProvider] = []
+                do {
+                    providers.append(try PCSCReaderProvider())
+                } catch let error as CardError {
+                    if !simulator { throw error }
+                }
+                if simulator { providers.append(SimulatorReaderProvider()) }
+                return providers.count == 1 ? providers[0] : CombinedReaderProvider(providers)
+            },
+            lookup: { try? PCSCReaderProvider() })
+    }
+}
+
+extension Int32 {
+    /// Ends the command with this exit status (nothing when it is 0).
+    func exitUnlessSuccess() throws {
+        if self != 0 { throw ExitCode(self) }
     }
 }

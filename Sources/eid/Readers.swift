@@ -1,7 +1,5 @@
 import ArgumentParser
-import SDK
-import SmartCard
-import Workflows
+import Faces
 
 struct Readers: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,43 +17,7 @@ struct Readers: ParsableCommand {
     var watch = false
 
     func run() throws {
-        let provider = try options.openProvider()
-        let listing = ReaderListing(provider: provider)
-        if watch {
-            try runWatch(listing, provider: provider)
-            return
-        }
-        let readers: [ReaderListing.Entry]
-        do {
-            readers = try listing.entries()
-        } catch let error as CardError {
-            throw FailureReason(readerError: error).exit()
-        }
-        if options.json {
-            Console.shared.json(.readerList(readers.map(\.info)))
-        } else if readers.isEmpty {
-            Console.shared.out("no card reader found")
-            Console.shared.err(
-                "hint: connect a reader (USB readers need the libccid driver) and check that pcscd runs, or try --simulator"
-            )
-        } else {
-            CardText.table(readers).forEach(Console.shared.out)
-        }
-    }
-
-    private func runWatch(_ listing: ReaderListing, provider: CardReaderProvider) throws {
-        let stop = StopSignal { _ in provider.cancelWait() }
-        do {
-            try listing.watch(
-                send: { message in
-                    if options.json {
-                        Console.shared.json(message)
-                    } else if case .reader(let r) = message {
-                        Console.shared.out(CardText.change(r))
-                    }
-                }, shouldStop: { stop.isStopped })
-        } catch let error as CardError {
-            throw FailureReason(readerError: error).exit()
-        }
+        let face = ReadersFace(context: options.context(), json: options.json)
+        try (watch ? face.watch() : face.list()).exitUnlessSuccess()
     }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import EAC
+import Faces
 import SDK
 import SmartCard
 import Testing
@@ -121,17 +122,38 @@ import Testing
         #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 2, "asked once, then shown inoperative")
     }
 
-    @Test func blockedOrSuspendedStatusWordsGiveTheCounter() throws {
-        let unasked: () throws -> Int? = {
-            Issue.record("the card was asked")
-            return nil
-        }
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .retriesLeft(2), askCard: unasked) == 2)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationMethodBlocked, askCard: unasked) == 0)
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .securityStatusNotSatisfied, askCard: unasked) == 1)
-        // A plain 6300: the card is asked for its counter.
-        #expect(try ChangePINWorkflow.attemptsLeft(after: .authenticationFailed, askCard: { 2 }) == 2)
-        #expect(throws: CardError.self) { try ChangePINWorkflow.attemptsLeft(after: .wrongData, askCard: { nil }) }
+    /// The end of input at each prompt cancels there: nothing more reaches the card, and the
+    /// card is reset.
+    @Test(arguments: [
+        (3, [String](), "ENTER_PIN", [String]()),
+        (3, [#"{"cmd":"SET_PIN","value":"123456"}"#], "ENTER_NEW_PIN", ["PACE pin"]),
+        (1, [], "ENTER_CAN", []),
+        (0, [], "ENTER_PUK", []),
+    ])
+    func endOfInputCancelsAtEveryPrompt(counter: Int, lines: [String], prompt: String, operations: [String]) {
+        let channel = FakeCardChannel(mseStatus: counter == 3 ? .success : .retriesLeft(counter))
+        let (outcome, peer, card) = run(lines, counter: counter, channel: channel)
+        #expect(outcome == .cancelled)
+        #expect(peer.names.dropLast().last == prompt)
+        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(card.operations == operations)
+        #expect(channel.resets == 1)
+    }
+
+    @Test func theStatesAreEnteredInAusweisAppsOrder() {
+        let card = FakePINCard()
+        let channel = FakeCardChannel(mseStatus: .success)
+        let peer = ScriptedPeer([Self.pin, Self.newPIN])
+        let workflow = ChangePINWorkflow(
+            provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card })
+        var names: [String] = []
+        workflow.onState = { names.append($0.name) }
+        #expect(workflow.run() == .changed)
+        #expect(
+            names == [
+                "StateSelectReader", "StatePreparePace", "StateEnterPacePassword", "StateEstablishPaceChannel",
+                "StateEnterNewPacePin", "StateChangePin", "StateFinished",
+            ])
     }
 
     @Test(arguments: ["12a456", "1234", "1234567", "", "12345 "])
@@ -217,34 +239,4 @@ import Testing
         #expect(workflow.run() == .cardError(.cardRemoved))
         #expect(peer.messages.last == .changePIN(success: false))
     }
-}
-
-@Suite struct CommandQueueTests {
-    @Test func invalidAndUnknownAreAnsweredAtOnce() {
-        var replies: [SDKMessage] = []
-        let queue = CommandQueue(reply: { replies.append($0) })
-        queue.feed(line: Array("{broken".utf8))
-        queue.feed(line: Array(#"{"cmd":"FOO"}"#.utf8))
-        queue.feed(line: Array("   ".utf8))
-        #expect(replies.map(\.name) == ["INVALID", "UNKNOWN_COMMAND"])
-        #expect(queue.next(timeout: 0.01).isTimeout)
-    }
-
-    @Test func cancelJumpsTheQueue() {
-        var cancelled = 0
-        let queue = CommandQueue(reply: { _ in }, onCancel: { cancelled += 1 })
-        queue.feed(line: Array(#"{"cmd":"SET_PIN","value":"123456"}"#.utf8))
-        queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
-        queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
-        #expect(queue.isCancelled)
-        #expect(cancelled == 1)
-        guard case .command(.cancel) = queue.next(timeout: 0) else {
-            Issue.record("CANCEL should come first")
-            return
-        }
-    }
-}
-
-extension PeerInput {
-    var isTimeout: Bool { if case .timedOut = self { return true } else { return false } }
 }

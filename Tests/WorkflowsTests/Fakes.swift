@@ -1,4 +1,5 @@
 import EAC
+import Faces
 import Foundation
 import SDK
 import SmartCard

@@ -7,6 +7,7 @@ import Glibc
 
 /// Turns stop signals (SIGINT and SIGTERM; SIGQUIT and SIGHUP too where eid may be holding a
 /// secret) into a flag and a callback, so long waits end cleanly.
+// Unchecked: `stopped` is guarded by `lock`; `sources` is set in `init` only.
 final class StopSignal: @unchecked Sendable {
     private let lock = Lock()
     private var sources: [DispatchSourceSignal] = []

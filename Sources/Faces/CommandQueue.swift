@@ -1,11 +1,16 @@
 import SDK
 import SmartCard
+import Workflows
 
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
 /// commands on another (`next`). Commands are kept in order, so a script may pipe all its
 /// answers ahead; lines that are not commands are answered at once (INVALID,
-/// UNKNOWN_COMMAND), and so are CANCEL, which also jumps the queue, GET_INFO, and the
-/// questions `answer` knows (GET_READER, GET_READER_LIST), which the SDK allows in any state.
+/// UNKNOWN_COMMAND), and so are CANCEL, which also jumps the queue, and the questions `answer`
+/// knows (`InstantAnswers`: GET_INFO, GET_READER, GET_READER_LIST), which the SDK allows in any
+/// state. The queue knows nothing of where lines come from: standard input today, a WebSocket
+/// message tomorrow.
+// Unchecked: the queue state is guarded by `condition`; the closures are the caller's, called
+// from the input thread as documented.
 public final class CommandQueue: @unchecked Sendable {
     private let condition = Condition()
     private var queue: [SDKCommand] = []
@@ -35,8 +40,6 @@ public final class CommandQueue: @unchecked Sendable {
             reply(message)
         case .command(.cancel):
             cancel()
-        case .command(.getInfo):
-            reply(.info(VersionInfo(implementationVersion: WorkflowVersion.current)))
         case .command(let command):
             if let message = answer(command) {
                 reply(message)
@@ -88,9 +91,4 @@ public final class CommandQueue: @unchecked Sendable {
             condition.wait(seconds: min(0.5, deadline.remaining))
         }
     }
-}
-
-/// The version eid reports in INFO.
-public enum WorkflowVersion {
-    public static let current = "0.1.0"
 }

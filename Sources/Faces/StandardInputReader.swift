@@ -1,76 +1,33 @@
 import SDK
 import SmartCard
-import Workflows
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Joins an output (JSON lines, or sentences) and an input (JSON commands on standard input, or
-/// prompts on the terminal) into the peer a workflow talks to.
-final class FacePeer: SDKPeer {
-    enum Output {
-        case json
-        case sentences(TerminalFace)
-    }
-
-    enum Input {
-        case commands(CommandQueue)
-        case terminal(TerminalFace)
-    }
-
-    let output: Output
-    let input: Input
-    /// Sees every message before it goes out.
-    var observe: (SDKMessage) -> Void = { _ in }
-
-    init(output: Output, input: Input) {
-        self.output = output
-        self.input = input
-    }
-
-    func send(_ message: SDKMessage) {
-        observe(message)
-        // The terminal input learns which secret to ask for from the ENTER_* messages.
-        if case .terminal(let face) = input, case .json = output { _ = face.render(message) }
-        switch output {
-        case .json:
-            Console.shared.json(message)
-        case .sentences(let face):
-            if let line = face.render(message) { Console.shared.out(line) }
-        }
-    }
-
-    func nextCommand(timeout: Double) -> PeerInput {
-        switch input {
-        case .commands(let queue): return queue.next(timeout: timeout)
-        case .terminal(let face): return face.nextCommand(timeout: timeout)
-        }
-    }
-
-    var isCancelled: Bool {
-        switch input {
-        case .commands(let queue): return queue.isCancelled
-        case .terminal(let face): return face.isInterrupted
-        }
-    }
-}
-
-/// Reads standard input on a thread of its own and feeds each line to a command queue. The
+/// Reads its line input (standard input) on a thread of its own and feeds each line to a command queue. The
 /// bytes go through two fixed buffers, allocated once and zeroed after use, since a line may
 /// hold a PIN: nothing grows, so no copy is left behind in freed memory. A line longer than
 /// `maximumLineLength` is answered with INVALID and dropped as a whole.
-final class StandardInputReader: @unchecked Sendable {
+public final class StandardInputReader: Sendable {
     /// Far more than any SDK command eid takes (the longest, SET_PUK, is about 40 bytes).
-    static let maximumLineLength = 4096
+    public static let maximumLineLength = 4096
 
     let queue: CommandQueue
+    let input: any LineInput
+    let console: Console
 
-    init(queue: CommandQueue) { self.queue = queue }
+    public init(queue: CommandQueue, input: any LineInput, console: Console) {
+        self.queue = queue
+        self.input = input
+        self.console = console
+    }
 
-    func start() {
+    public func start() {
         let queue = self.queue
-        DetachedThread.start {
+        let input = self.input
+        let console = self.console
+        _ = DetachedThread.start {
             let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: StandardInputReader.maximumLineLength)
             let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
             line.initialize(repeating: 0)
@@ -85,7 +42,7 @@ final class StandardInputReader: @unchecked Sendable {
             var overflow = false
             func deliver() {
                 if overflow {
-                    Console.shared.json(
+                    console.json(
                         .invalid(error: "The line is too long: at most \(StandardInputReader.maximumLineLength) bytes"))
                 } else {
                     // Made at its final size (no regrowth) and zeroed after use.
@@ -98,8 +55,7 @@ final class StandardInputReader: @unchecked Sendable {
                 overflow = false
             }
             while true {
-                let n = read(0, chunk.baseAddress, chunk.count)
-                if n < 0 && errno == EINTR { continue }
+                let n = input.read(into: chunk)
                 if n <= 0 { break }
                 for i in 0..<n {
                     let byte = chunk[i]

@@ -4,16 +4,18 @@ import Workflows
 
 /// The interactive face: SDK messages become plain sentences, ENTER_* messages become prompts
 /// on the terminal with echo off, and the typed answer becomes the SET_* command.
-final class TerminalFace {
+public final class TerminalFace {
     private let terminal: TerminalInput
-    private var pending: SecretKind?
+    /// The secret the last ENTER_* message asked for.
+    private(set) var pending: SecretKind?
     private var lastCounter: Int?
     private var asked: Set<SecretKind> = []
 
-    init(terminal: TerminalInput) { self.terminal = terminal }
+    public init(terminal: TerminalInput) { self.terminal = terminal }
 
-    /// The sentence for a message, or nil when the message needs none.
-    func render(_ message: SDKMessage) -> String? {
+    /// The sentence for a message, or nil when the message needs none. It reads what the face
+    /// knows from earlier messages and changes nothing: `note` learns from the message.
+    public func render(_ message: SDKMessage) -> String? {
         switch message {
         case .changePIN(nil):
             return "Change the PIN of your ID card (Ctrl-C cancels)."
@@ -31,10 +33,8 @@ final class TerminalFace {
                 return "The eID function of this card is switched off; only the citizen office can switch it on. "
                     + "Insert another card or press Ctrl-C."
             case .eID(let info) where info.inoperative:
-                return "The PUK of this card has been used ten times and can no longer unblock the PIN. "
-                    + "Ask the citizen office for a new PIN letter."
-            case .eID(let info):
-                lastCounter = info.retryCounter
+                return Self.pukUsedUp
+            case .eID:
                 return "\(r.name): \(CardText.sentence(for: r.card))"
             case .none:
                 return nil
@@ -42,11 +42,8 @@ final class TerminalFace {
         case .enterPIN(let error, let reader), .enterCAN(let error, let reader), .enterPUK(let error, let reader),
             .enterNewPIN(let error, let reader):
             let kind = message.secretKind!
-            pending = kind
-            defer { asked.insert(kind) }
             if let error { return "Not accepted: \(error)." }
             let counter = reader.card.eIDCard?.retryCounter
-            defer { lastCounter = counter }
             switch kind {
             case .pin:
                 if let c = counter, let before = lastCounter, c < before {
@@ -58,11 +55,7 @@ final class TerminalFace {
                 if asked.contains(.can) { return "Wrong CAN. Try again." }
                 return "The PIN is suspended after two wrong attempts. Enter the CAN to unlock the last attempt."
             case .puk:
-                if reader.card.eIDCard?.inoperative == true {
-                    pending = nil
-                    return "The PUK of this card has been used ten times and can no longer unblock the PIN. "
-                        + "Ask the citizen office for a new PIN letter."
-                }
+                if reader.card.eIDCard?.inoperative == true { return Self.pukUsedUp }
                 if asked.contains(.puk) { return "Wrong PUK. Try again." }
                 return "The PIN is blocked after three wrong attempts. Enter the PUK to unblock it."
             case .newPIN:
@@ -73,8 +66,32 @@ final class TerminalFace {
         }
     }
 
+    static let pukUsedUp =
+        "The PUK of this card has been used ten times and can no longer unblock the PIN. "
+        + "Ask the citizen office for a new PIN letter."
+
+    /// Learns from a message that went out: which secret to ask for next (ENTER_*), what has
+    /// been asked before, and the retry counter last shown. Called after `render`.
+    public func note(_ message: SDKMessage) {
+        switch message {
+        case .reader(let r):
+            if case .eID(let info) = r.card, !info.deactivated, !info.inoperative { lastCounter = info.retryCounter }
+        case .enterPIN(let error, let reader), .enterCAN(let error, let reader), .enterPUK(let error, let reader),
+            .enterNewPIN(let error, let reader):
+            let kind = message.secretKind!
+            pending = kind
+            asked.insert(kind)
+            if error != nil { return }
+            lastCounter = reader.card.eIDCard?.retryCounter
+            // A PUK that can no longer unblock the PIN: nothing to ask.
+            if kind == .puk && reader.card.eIDCard?.inoperative == true { pending = nil }
+        default:
+            break
+        }
+    }
+
     /// Asks for the secret the last ENTER_* message requested.
-    func nextCommand(timeout: Double) -> PeerInput {
+    public func nextCommand(timeout: Double) -> PeerInput {
         guard let kind = pending else { return .timedOut }
         switch kind {
         case .newPIN:
@@ -129,7 +146,7 @@ final class TerminalFace {
     }
 
     /// Whether a stop signal (Ctrl-C, SIGTERM, SIGQUIT, SIGHUP) arrived.
-    var isInterrupted: Bool { terminal.isInterrupted }
+    public var isInterrupted: Bool { terminal.isInterrupted }
 
     static func prompt(_ kind: SecretKind) -> String {
         switch kind {

@@ -1,0 +1,59 @@
+import SDK
+import SmartCard
+import Workflows
+
+/// Joins an output (JSON lines, or sentences) and an input (JSON commands on standard input, or
+/// prompts on the terminal) into the peer a workflow talks to.
+///
+/// The JSON face over standard input is `.json` with `.commands`; over a WebSocket it will be the
+/// same with another line source feeding the queue and another sink behind the console.
+public final class FacePeer: SDKPeer {
+    public enum Output {
+        case json
+        case sentences(TerminalFace)
+    }
+
+    public enum Input {
+        case commands(CommandQueue)
+        case terminal(TerminalFace)
+    }
+
+    let output: Output
+    let input: Input
+    let console: Console
+    /// Sees every message before it goes out.
+    public var observe: (SDKMessage) -> Void = { _ in }
+
+    public init(output: Output, input: Input, console: Console) {
+        self.output = output
+        self.input = input
+        self.console = console
+    }
+
+    public func send(_ message: SDKMessage) {
+        observe(message)
+        switch output {
+        case .json:
+            console.json(message)
+        case .sentences(let face):
+            if let line = face.render(message) { console.out(line) }
+        }
+        // The terminal input learns which secret to ask for from the ENTER_* messages, after
+        // the sentence for the message was rendered from what it knew before.
+        if case .terminal(let face) = input { face.note(message) }
+    }
+
+    public func nextCommand(timeout: Double) -> PeerInput {
+        switch input {
+        case .commands(let queue): return queue.next(timeout: timeout)
+        case .terminal(let face): return face.nextCommand(timeout: timeout)
+        }
+    }
+
+    public var isCancelled: Bool {
+        switch input {
+        case .commands(let queue): return queue.isCancelled
+        case .terminal(let face): return face.isInterrupted
+        }
+    }
+}
