@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SDK
+@testable import Online
 
 @Suite struct ECardAPIResultTests {
     /// The URIs are the eCard-API's (TR-03112-1), as AusweisApp reports them in AUTH.
