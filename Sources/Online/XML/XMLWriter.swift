@@ -14,8 +14,15 @@ public struct XMLWriter: Sendable {
     }
 
     public var prefixes: [Prefix]
+    /// Namespaces whose elements are written unprefixed, with a default-namespace declaration
+    /// where one starts (as AusweisApp writes PAOS bodies); their prefix stays declared for
+    /// qualified names in attribute values (`xsi:type="iso:EAC1InputType"`).
+    public var unprefixedNamespaces: Set<String>
 
-    public init(prefixes: [Prefix]) { self.prefixes = prefixes }
+    public init(prefixes: [Prefix], unprefixedNamespaces: Set<String> = []) {
+        self.prefixes = prefixes
+        self.unprefixedNamespaces = unprefixedNamespaces
+    }
 
     /// The whole document, with the XML declaration.
     public func document(_ root: XMLElement) -> String {
@@ -34,7 +41,7 @@ public struct XMLWriter: Sendable {
         var scopeDefault = defaultNamespace
         let qualifiedName: String
         if let namespace = element.namespace {
-            if let p = prefix(of: namespace) {
+            if !unprefixedNamespaces.contains(namespace), let p = prefix(of: namespace) {
                 qualifiedName = p + ":" + element.name
             } else {
                 qualifiedName = element.name
