@@ -57,7 +57,8 @@ public struct ECardAPIResult: Equatable, Sendable {
         // il (identity layer)
         case invalidCertificatePath =
             "http://www.bsi.bund.de/ecard/api/1.1/resultminor/il/signature#invalidCertificatePath"
-        case keyGenerationNotPossible = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/il/key#keyGenerationNotPossible"
+        case keyGenerationNotPossible =
+            "http://www.bsi.bund.de/ecard/api/1.1/resultminor/il/key#keyGenerationNotPossible"
         // sal (service access layer)
         case cancellationByUser = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#cancellationByUser"
         case invalidKey = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#invalidKey"

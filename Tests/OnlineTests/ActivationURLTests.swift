@@ -28,14 +28,18 @@ import Testing
         #expect(throws: ActivationURLError.missingTcTokenURL) {
             try ActivationURL.tcTokenURL(from: "http://127.0.0.1:24727/eID-Client?other=1")
         }
-        #expect(throws: ActivationURLError.missingTcTokenURL) { try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=") }
+        #expect(throws: ActivationURLError.missingTcTokenURL) {
+            try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=")
+        }
         #expect(throws: ActivationURLError.duplicateTcTokenURL) {
             try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=\(Self.encoded)&tcTokenURL=\(Self.encoded)")
         }
         #expect(throws: ActivationURLError.tcTokenURLNotHTTPS) {
             try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=http%3A%2F%2Fservice.example%2Ft")
         }
-        #expect(throws: ActivationURLError.invalidTcTokenURL) { try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=abc") }
+        #expect(throws: ActivationURLError.invalidTcTokenURL) {
+            try ActivationURL.tcTokenURL(from: "eid://x?tcTokenURL=abc")
+        }
         #expect(ActivationURLError.tcTokenURLNotHTTPS.result == .error(.trustedChannelEstablishmentFailed))
         #expect(ActivationURLError.missingTcTokenURL.result == .error(.communicationError))
     }

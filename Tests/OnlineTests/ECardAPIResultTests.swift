@@ -32,7 +32,8 @@ import Testing
         let prefix = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/"
         #expect(ECardAPIResult.Minor(uri: prefix + "dp#timeoutError") == .timeout)
         #expect(ECardAPIResult.Minor(uri: prefix + "dp#timeout") == .timeout)
-        #expect(ECardAPIResult.Minor(uri: prefix + "sal/EAC#AgeVerificationFailedWarning") == .ageVerificationFailedWarning)
+        #expect(
+            ECardAPIResult.Minor(uri: prefix + "sal/EAC#AgeVerificationFailedWarning") == .ageVerificationFailedWarning)
         #expect(
             ECardAPIResult.Minor(uri: prefix + "sal/EAC#DocumentValidityVerificationFailed")
                 == .documentValidityVerificationFailed)

@@ -5,7 +5,9 @@ import Testing
 
 /// The variants real servers send (§2.2–2.7), from Fixtures/.
 @Suite struct PAOSFixtureTests {
-    static func envelope(_ name: String) throws -> PAOSEnvelope { try PAOSEnvelope.parse(try OnlineFixture.bytes(name)) }
+    static func envelope(_ name: String) throws -> PAOSEnvelope {
+        try PAOSEnvelope.parse(try OnlineFixture.bytes(name))
+    }
 
     @Test func governikusEAC1WithCorrelationHeaderAndUnprefixedType() throws {
         let envelope = try Self.envelope("DIDAuthenticateEAC1_governikus")
@@ -20,7 +22,9 @@ import Testing
         #expect(message.connectionHandle?.slotIndex == 0)
         #expect(message.connectionHandle?.cardApplication == ConnectionHandle.eIDApplication)
         #expect(input.certificates.count == 2)
-        #expect(input.certificates[1].prefix(4) == [0x7F, 0x21, 0x82, 0x01], "white space around hex trimmed, lower case read")
+        #expect(
+            input.certificates[1].prefix(4) == [0x7F, 0x21, 0x82, 0x01],
+            "white space around hex trimmed, lower case read")
         #expect(input.requiredCHAT == [UInt8](hex: "7F4C12060904007F00070301020253050001137C05"))
         #expect(input.optionalCHAT?.count == 21)
         #expect(input.authenticatedAuxiliaryData?.first == 0x67)
@@ -62,7 +66,8 @@ import Testing
 
     @Test func eacAdditionalInputWithTheShortProtocol() throws {
         let envelope = try Self.envelope("DIDAuthenticateEACAdditionalInput")
-        guard case .didAuthenticate(let message) = envelope.message, case .eacAdditional(let input) = message.data else {
+        guard case .didAuthenticate(let message) = envelope.message, case .eacAdditional(let input) = message.data
+        else {
             Issue.record("not EACAdditionalInput")
             return
         }
@@ -128,7 +133,9 @@ import Testing
             Issue.record("not StartPAOSResponse")
             return
         }
-        #expect(unknown.result.minor == .unrecognized("http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#eacDataNotAvailable"))
+        #expect(
+            unknown.result.minor
+                == .unrecognized("http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#eacDataNotAvailable"))
         #expect(unknown.result.ecardAPIResult == ECardAPIResult(major: .error))
     }
 

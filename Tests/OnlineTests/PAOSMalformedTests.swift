@@ -13,7 +13,8 @@ import Testing
             """.utf8)
     }
 
-    static let ok = #"<Result xmlns="urn:oasis:names:tc:dss:1.0:core:schema"><ResultMajor>http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok</ResultMajor></Result>"#
+    static let ok =
+        #"<Result xmlns="urn:oasis:names:tc:dss:1.0:core:schema"><ResultMajor>http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok</ResultMajor></Result>"#
 
     static func eac(_ type: String, _ children: String) -> String {
         #"<DIDAuthenticate xmlns="urn:iso:std:iso-iec:24727:tech:schema"><AuthenticationProtocolData xsi:type="iso:\#(type)">\#(children)</AuthenticationProtocolData></DIDAuthenticate>"#
@@ -93,7 +94,8 @@ import Testing
             .invalidValue(message: "StartPAOS", element: "SessionIdentifier"),
             Self.envelope("<StartPAOS><SessionIdentifier> </SessionIdentifier></StartPAOS>"))
         Self.expect(
-            .missingElement(message: "Transmit", element: "InputAPDUInfo"), Self.envelope("<Transmit><SlotHandle>00</SlotHandle></Transmit>"))
+            .missingElement(message: "Transmit", element: "InputAPDUInfo"),
+            Self.envelope("<Transmit><SlotHandle>00</SlotHandle></Transmit>"))
         Self.expect(
             .missingElement(message: "TransmitResponse", element: "OutputAPDU"),
             Self.envelope("<TransmitResponse>\(Self.ok)</TransmitResponse>"))
@@ -106,7 +108,9 @@ import Testing
         Self.expect(
             .duplicateElement(message: "DIDAuthenticate", element: "EphemeralPublicKey"),
             Self.envelope(
-                Self.eac("EAC2InputType", "<EphemeralPublicKey>04</EphemeralPublicKey><EphemeralPublicKey>04</EphemeralPublicKey>")))
+                Self.eac(
+                    "EAC2InputType",
+                    "<EphemeralPublicKey>04</EphemeralPublicKey><EphemeralPublicKey>04</EphemeralPublicKey>")))
         Self.expect(
             .duplicateElement(message: "StartPAOSResponse", element: "Result"),
             Self.envelope("<StartPAOSResponse>\(Self.ok)\(Self.ok)</StartPAOSResponse>"))
@@ -114,7 +118,8 @@ import Testing
             .duplicateElement(message: "Header", element: "MessageID"),
             Self.envelope(
                 "<StartPAOSResponse>\(Self.ok)</StartPAOSResponse>",
-                header: #"<MessageID xmlns="http://www.w3.org/2005/03/addressing">a</MessageID><MessageID xmlns="http://www.w3.org/2005/03/addressing">b</MessageID>"#
+                header:
+                    #"<MessageID xmlns="http://www.w3.org/2005/03/addressing">a</MessageID><MessageID xmlns="http://www.w3.org/2005/03/addressing">b</MessageID>"#
             ))
     }
 
@@ -122,7 +127,9 @@ import Testing
         Self.expect(.unknownAuthenticationProtocolType, Self.envelope(Self.eac("PINCompareInputType", "")))
         Self.expect(
             .unknownAuthenticationProtocolType,
-            Self.envelope("<DIDAuthenticate><AuthenticationProtocolData><Signature>00</Signature></AuthenticationProtocolData></DIDAuthenticate>"))
+            Self.envelope(
+                "<DIDAuthenticate><AuthenticationProtocolData><Signature>00</Signature></AuthenticationProtocolData></DIDAuthenticate>"
+            ))
         Self.expect(
             .unknownResultMajor,
             Self.envelope(

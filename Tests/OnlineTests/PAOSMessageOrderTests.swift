@@ -39,12 +39,22 @@ import Testing
     }
 
     @Test func theExchangesOfSection9AreInOrder() {
-        #expect(Self.follows([Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.transmitted, Self.transmit, Self.transmitted, Self.end]))
-        #expect(Self.follows([Self.start, Self.initialize, Self.initialized, Self.eac1, Self.eac1Out, Self.eac2Unsigned, Self.challengeOnly, Self.additional, Self.eac2Out, Self.transmit, Self.transmitted, Self.end]))
+        #expect(
+            Self.follows([
+                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.transmitted,
+                Self.transmit, Self.transmitted, Self.end,
+            ]))
+        #expect(
+            Self.follows([
+                Self.start, Self.initialize, Self.initialized, Self.eac1, Self.eac1Out, Self.eac2Unsigned,
+                Self.challengeOnly, Self.additional, Self.eac2Out, Self.transmit, Self.transmitted, Self.end,
+            ]))
     }
 
     @Test func theServerMayEndWheneverItIsItsTurn() {
-        for previous in [Self.start, Self.initialized, Self.eac1Out, Self.challengeOnly, Self.eac2Out, Self.transmitted] {
+        for previous in [
+            Self.start, Self.initialized, Self.eac1Out, Self.challengeOnly, Self.eac2Out, Self.transmitted,
+        ] {
             #expect(Self.end.mayFollow(previous), "\(previous.kind)")
         }
         for previous in [Self.initialize, Self.eac1, Self.eac2Signed, Self.additional, Self.transmit, Self.end] {
@@ -55,8 +65,16 @@ import Testing
     @Test func anErrorReportIsOnlyFollowedByTheEnd() {
         #expect(Self.follows([Self.start, Self.eac1, Self.failedEAC, Self.end]))
         #expect(!Self.follows([Self.start, Self.eac1, Self.failedEAC, Self.eac2Signed]))
-        #expect(Self.follows([Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit, Self.end]))
-        #expect(!Self.follows([Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit, Self.transmit]))
+        #expect(
+            Self.follows([
+                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit,
+                Self.end,
+            ]))
+        #expect(
+            !Self.follows([
+                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit,
+                Self.transmit,
+            ]))
     }
 
     @Test func outOfOrderMessagesAreRefused() {

@@ -14,8 +14,10 @@ import Testing
                 userAgent: .init(name: "eid", versionMajor: 0, versionMinor: 1, versionSubminor: 0))),
         .startPAOS(
             StartPAOS(
-                sessionIdentifier: "s", connectionHandles: [ConnectionHandle(contextHandle: [1], ifdName: "Reader & 1", slotIndex: 2)],
-                supportedAPIVersions: [.init(major: 1, minor: 1)], supportedDIDProtocols: ["urn:oid:1.3.162.15480.3.0.14"],
+                sessionIdentifier: "s",
+                connectionHandles: [ConnectionHandle(contextHandle: [1], ifdName: "Reader & 1", slotIndex: 2)],
+                supportedAPIVersions: [.init(major: 1, minor: 1)],
+                supportedDIDProtocols: ["urn:oid:1.3.162.15480.3.0.14"],
                 profile: PAOSNamespace.profile)),
         .initializeFramework(InitializeFramework()),
         .initializeFrameworkResponse(InitializeFrameworkResponse()),
@@ -25,12 +27,15 @@ import Testing
             DIDAuthenticate(
                 .eac1(
                     EAC1InputType(
-                        certificates: certificates, certificateDescription: [0x30, 0x00], requiredCHAT: [0x7F, 0x4C, 0x00],
+                        certificates: certificates, certificateDescription: [0x30, 0x00],
+                        requiredCHAT: [0x7F, 0x4C, 0x00],
                         optionalCHAT: [0x7F, 0x4C, 0x01], authenticatedAuxiliaryData: [0x67, 0x00],
                         transactionInfo: "<b>Order</b> 4711", acceptedEIDTypes: ["CardCertified"])))),
-        .didAuthenticate(DIDAuthenticate(.eac1(EAC1InputType(certificates: certificates, certificateDescription: nil)))),
         .didAuthenticate(
-            DIDAuthenticate(.eac2(EAC2InputType(certificates: certificates, ephemeralPublicKey: [0x04, 1, 2], signature: [9, 9])))),
+            DIDAuthenticate(.eac1(EAC1InputType(certificates: certificates, certificateDescription: nil)))),
+        .didAuthenticate(
+            DIDAuthenticate(
+                .eac2(EAC2InputType(certificates: certificates, ephemeralPublicKey: [0x04, 1, 2], signature: [9, 9])))),
         .didAuthenticate(DIDAuthenticate(.eac2(EAC2InputType(ephemeralPublicKey: [0x04, 1, 2], signature: nil)))),
         .didAuthenticate(DIDAuthenticate(.eacAdditional(EACAdditionalInputType(signature: [0x86, 0xE2])))),
         .didAuthenticateResponse(
@@ -49,14 +54,16 @@ import Testing
             Transmit(
                 inputAPDUs: [
                     .init([0x0C, 0xA4, 0x04, 0x0C, 0x00], acceptableStatusCodes: [[0x90, 0x00]]),
-                    .init([0x0C, 0xB0, 0x81, 0x00], acceptableStatusCodes: [[0x90], [0x62, 0x82]]), .init([0, 0xB0, 0, 0]),
+                    .init([0x0C, 0xB0, 0x81, 0x00], acceptableStatusCodes: [[0x90], [0x62, 0x82]]),
+                    .init([0, 0xB0, 0, 0]),
                 ], requestID: "r-1")),
         .transmitResponse(TransmitResponse(outputAPDUs: [[0x99, 0x02, 0x90, 0x00], [0x90, 0x00]])),
         .transmitResponse(TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: [[0x69, 0x82]])),
         .startPAOSResponse(StartPAOSResponse(result: .ok)),
         .startPAOSResponse(
             StartPAOSResponse(
-                result: DSSResult(major: .error, minor: .unrecognized("urn:x:other#code"), message: "Détail", messageLanguage: "de"))),
+                result: DSSResult(
+                    major: .error, minor: .unrecognized("urn:x:other#code"), message: "Détail", messageLanguage: "de"))),
         .startPAOSResponse(StartPAOSResponse(result: DSSResult(.error(.timeout), message: "late"))),
     ]
 
@@ -75,8 +82,12 @@ import Testing
     @Test func clientMessagesCarryThePAOSHeaderAndTheBodyInItsOwnNamespace() throws {
         let text = String(decoding: PAOSEnvelope(Self.messages[0]).encoded(), as: UTF8.self)
         #expect(text.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
-        #expect(text.contains(#"<paos:PAOS soap:mustUnderstand="1" soap:actor="http://schemas.xmlsoap.org/soap/actor/next">"#))
-        #expect(text.contains("<paos:ServiceType>http://www.bsi.bund.de/ecard/api/1.1/PAOS/GetNextCommand</paos:ServiceType>"))
+        #expect(
+            text.contains(
+                #"<paos:PAOS soap:mustUnderstand="1" soap:actor="http://schemas.xmlsoap.org/soap/actor/next">"#))
+        #expect(
+            text.contains(
+                "<paos:ServiceType>http://www.bsi.bund.de/ecard/api/1.1/PAOS/GetNextCommand</paos:ServiceType>"))
         #expect(text.contains(#"<StartPAOS xmlns="urn:iso:std:iso-iec:24727:tech:schema">"#))
         #expect(text.contains(#"<ConnectionHandle xsi:type="iso:ConnectionHandleType">"#))
         #expect(text.contains("<CardApplication>E80704007F00070302</CardApplication>"))

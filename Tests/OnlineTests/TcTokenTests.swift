@@ -71,7 +71,8 @@ import Testing
         #expect(throws: TcTokenError.malformedXML(.documentTypeDeclared)) {
             try TcToken.parse(try OnlineFixture.bytes("attack_billionLaughs"))
         }
-        let long = Self.token(Self.valid + "<Padding>" + String(repeating: "x", count: TcToken.maximumSize) + "</Padding>")
+        let long = Self.token(
+            Self.valid + "<Padding>" + String(repeating: "x", count: TcToken.maximumSize) + "</Padding>")
         #expect(throws: TcTokenError.malformedXML(.tooLarge(limit: TcToken.maximumSize))) { try TcToken.parse(long) }
     }
 
@@ -105,7 +106,9 @@ import Testing
         let notURL = Self.without("ServerAddress") + "<ServerAddress>paos</ServerAddress>"
         #expect(throws: TcTokenError.invalidURL("ServerAddress")) { try TcToken.parse(Self.token(notURL)) }
         let badError = Self.valid + "<CommunicationErrorAddress>::</CommunicationErrorAddress>"
-        #expect(throws: TcTokenError.invalidURL("CommunicationErrorAddress")) { try TcToken.parse(Self.token(badError)) }
+        #expect(throws: TcTokenError.invalidURL("CommunicationErrorAddress")) {
+            try TcToken.parse(Self.token(badError))
+        }
     }
 
     @Test func rule5KeepsAnHTTPErrorAddressButDoesNotUseIt() throws {
@@ -117,7 +120,8 @@ import Testing
 
     @Test(arguments: ["ABC", "zz", "", "AB CD", String(repeating: "00", count: 257)])
     func rule6RefusesAPSKThatIsNotEvenLengthHex(psk: String) {
-        let text = Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
+        let text =
+            Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
             + "<PathSecurity-Parameters><PSK>\(psk)</PSK></PathSecurity-Parameters>"
         #expect(throws: TcTokenError.invalidPSK) { try TcToken.parse(Self.token(text)) }
     }
@@ -148,7 +152,9 @@ import Testing
     }
 
     @Test func refusesASessionIdentifierThatCannotBeAPSKIdentity() {
-        let long = Self.without("SessionIdentifier") + "<SessionIdentifier>\(String(repeating: "s", count: 257))</SessionIdentifier>"
+        let long =
+            Self.without("SessionIdentifier")
+            + "<SessionIdentifier>\(String(repeating: "s", count: 257))</SessionIdentifier>"
         #expect(throws: TcTokenError.invalidSessionIdentifier) { try TcToken.parse(Self.token(long)) }
         let control = Self.without("SessionIdentifier") + "<SessionIdentifier>a&#1;b</SessionIdentifier>"
         #expect(throws: (any Error).self) { try TcToken.parse(Self.token(control)) }

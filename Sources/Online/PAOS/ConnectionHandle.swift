@@ -36,7 +36,8 @@ public struct ConnectionHandle: Equatable, Sendable {
         let ns = PAOSNamespace.iso
         var element = XMLElement("ConnectionHandle", namespace: ns)
         if typed {
-            element.attributes.append(XMLAttribute("type", namespace: PAOSNamespace.xsi, value: "iso:ConnectionHandleType"))
+            element.attributes.append(
+                XMLAttribute("type", namespace: PAOSNamespace.xsi, value: "iso:ConnectionHandleType"))
         }
         if let contextHandle { element.children.append(.hex("ContextHandle", namespace: ns, contextHandle)) }
         if let ifdName { element.children.append(.text("IFDName", namespace: ns, ifdName)) }

@@ -22,8 +22,9 @@ public struct DSSResult: Equatable, Sendable {
         }
     }
 
-    public init(major: ECardAPIResult.Major, minor: Minor? = nil, message: String? = nil, messageLanguage: String? = nil)
-    {
+    public init(
+        major: ECardAPIResult.Major, minor: Minor? = nil, message: String? = nil, messageLanguage: String? = nil
+    ) {
         self.major = major
         self.minor = minor
         self.message = message

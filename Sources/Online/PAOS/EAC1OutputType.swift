@@ -37,7 +37,8 @@ public struct EAC1OutputType: Equatable, Sendable {
             throw .invalidValue(message: fields.message, element: "Challenge")
         }
         self.init(
-            retryCounter: try fields.integer("RetryCounter"), chat: try fields.hex("CertificateHolderAuthorizationTemplate"),
+            retryCounter: try fields.integer("RetryCounter"),
+            chat: try fields.hex("CertificateHolderAuthorizationTemplate"),
             certificationAuthorityReferences: cars, efCardAccess: try fields.hex("EFCardAccess"),
             idPICC: try fields.hex("IDPICC"), challenge: challenge)
     }

@@ -19,7 +19,8 @@ public struct EAC2InputType: Equatable, Sendable {
 
     init(fields: PAOSFields) throws(PAOSError) {
         self.init(
-            certificates: try fields.hexList("Certificate"), ephemeralPublicKey: try fields.requiredHex("EphemeralPublicKey"),
+            certificates: try fields.hexList("Certificate"),
+            ephemeralPublicKey: try fields.requiredHex("EphemeralPublicKey"),
             signature: try fields.hex("Signature"))
     }
 

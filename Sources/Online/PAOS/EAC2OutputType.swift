@@ -39,7 +39,8 @@ public struct EAC2OutputType: Equatable, Sendable {
             throw .invalidValue(message: fields.message, element: "Challenge")
         }
         self.init(
-            efCardSecurity: try fields.hex("EFCardSecurity"), authenticationToken: try fields.hex("AuthenticationToken"),
+            efCardSecurity: try fields.hex("EFCardSecurity"),
+            authenticationToken: try fields.hex("AuthenticationToken"),
             nonce: try fields.hex("Nonce"), challenge: challenge)
     }
 

@@ -55,7 +55,9 @@ public enum PAOSMessage: Equatable, Sendable {
             case .didAuthenticateEAC1: return [.didAuthenticateResponseEAC1, .didAuthenticateResponseError]
             case .didAuthenticateResponseEAC1: return [.didAuthenticateEAC2, .startPAOSResponse]
             case .didAuthenticateEAC2:
-                return [.didAuthenticateResponseEAC2, .didAuthenticateResponseEAC2Challenge, .didAuthenticateResponseError]
+                return [
+                    .didAuthenticateResponseEAC2, .didAuthenticateResponseEAC2Challenge, .didAuthenticateResponseError,
+                ]
             case .didAuthenticateResponseEAC2Challenge: return [.didAuthenticateEACAdditional, .startPAOSResponse]
             case .didAuthenticateEACAdditional: return [.didAuthenticateResponseEAC2, .didAuthenticateResponseError]
             case .didAuthenticateResponseEAC2: return [.transmit, .startPAOSResponse]
@@ -84,7 +86,8 @@ public enum PAOSMessage: Equatable, Sendable {
         case .didAuthenticateResponse(let message):
             switch message.data {
             case .eac1: return .didAuthenticateResponseEAC1
-            case .eac2(let output): return output.isChallengeOnly ? .didAuthenticateResponseEAC2Challenge : .didAuthenticateResponseEAC2
+            case .eac2(let output):
+                return output.isChallengeOnly ? .didAuthenticateResponseEAC2Challenge : .didAuthenticateResponseEAC2
             case nil: return .didAuthenticateResponseError
             }
         case .transmit: return .transmit

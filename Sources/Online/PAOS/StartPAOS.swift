@@ -100,7 +100,8 @@ public struct StartPAOS: Equatable, Sendable {
         }
         for version in supportedAPIVersions {
             var children: [XMLElement] = [
-                .text("Major", namespace: ns, String(version.major)), .text("Minor", namespace: ns, String(version.minor)),
+                .text("Major", namespace: ns, String(version.major)),
+                .text("Minor", namespace: ns, String(version.minor)),
             ]
             if let subminor = version.subminor { children.append(.text("Subminor", namespace: ns, String(subminor))) }
             element.children.append(XMLElement("SupportedAPIVersions", namespace: ns, children: children))

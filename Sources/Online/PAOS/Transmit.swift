@@ -64,7 +64,8 @@ public struct Transmit: Equatable, Sendable {
         if let requestID { element.attributes.append(XMLAttribute("RequestID", value: requestID)) }
         if let slotHandle { element.children.append(.hex("SlotHandle", namespace: ns, slotHandle)) }
         for info in inputAPDUs {
-            var child = XMLElement("InputAPDUInfo", namespace: ns, children: [.hex("InputAPDU", namespace: ns, info.inputAPDU)])
+            var child = XMLElement(
+                "InputAPDUInfo", namespace: ns, children: [.hex("InputAPDU", namespace: ns, info.inputAPDU)])
             child.children += info.acceptableStatusCodes.map { .hex("AcceptableStatusCode", namespace: ns, $0) }
             element.children.append(child)
         }

@@ -22,7 +22,8 @@ extension XMLError: CustomStringConvertible {
         case .tooLarge(let limit): return "the XML document is longer than \(limit) bytes"
         case .empty: return "the XML document is empty"
         case .notWellFormed(let line):
-            return line > 0 ? "the XML document is not well-formed (line \(line))" : "the XML document is not well-formed"
+            return line > 0
+                ? "the XML document is not well-formed (line \(line))" : "the XML document is not well-formed"
         case .documentTypeDeclared: return "the XML document declares a document type (DTD), which eid refuses"
         case .tooDeep(let limit): return "the XML document nests elements deeper than \(limit)"
         case .tooManyElements(let limit): return "the XML document has more than \(limit) elements"

@@ -40,6 +40,10 @@ public struct XMLTreeParser: Sendable {
             throw doctype != 0 ? .documentTypeDeclared : .notWellFormed(line: Int(line))
         }
         defer { xmlFreeDoc(document) }
+        // The shim stops at <!DOCTYPE already; a document that has a DTD anyway is refused too.
+        guard document.pointee.intSubset == nil, document.pointee.extSubset == nil else {
+            throw .documentTypeDeclared
+        }
         guard let root = xmlDocGetRootElement(document) else { throw .notWellFormed(line: 0) }
         var count = 0
         return try element(root, depth: 1, count: &count)
