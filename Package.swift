@@ -2,13 +2,14 @@
 import PackageDescription
 
 // Layers, bottom up (see README.md, "Code map"):
-//   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3
+//   CPCSC, COpenSSL, CLibXML2  C shims over libpcsclite, OpenSSL 3 and libxml2
 //   OrderedJSON          JSON values with member order kept: strict bounded parser, compact encoder
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
+//   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
@@ -29,6 +30,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
@@ -41,10 +43,12 @@ let package = Package(
         .target(
             name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON"]
         ),
+        // TcToken, PAOS messages, the eCard-API result codes; XML only through libxml2 (CLibXML2).
+        .target(name: "Online", dependencies: ["CLibXML2", "SmartCard"]),
         .target(name: "SDK", dependencies: ["SmartCard", "OrderedJSON"]),
         .target(
             name: "Workflows",
-            dependencies: ["SmartCard", "EAC", "SDK"]
+            dependencies: ["SmartCard", "EAC", "SDK", "Online"]
         ),
         .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
         .executableTarget(
@@ -84,6 +88,7 @@ let package = Package(
             name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
+        .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "WorkflowsTests", dependencies: ["Workflows", "Faces", "SDK", "CardSimulator", "SmartCard"]
         ),

@@ -31,7 +31,7 @@ if ldd "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" | grep -E "not found|/opt/s
 fi
 
 # Depends: dpkg-shlibdeps (dpkg-dev) names the package and minimum version of every shared
-# library the binaries load (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3).
+# library the binaries load (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3, libxml2).
 work=$(mktemp -d)
 trap 'rm -rf "$stage" "$work"' EXIT
 mkdir "$work/debian" "$stage/DEBIAN"

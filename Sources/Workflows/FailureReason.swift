@@ -1,3 +1,4 @@
+import Online
 import SDK
 import SmartCard
 

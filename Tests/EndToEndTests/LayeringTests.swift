@@ -33,4 +33,28 @@ import Testing
         #expect(dependencies.contains("\"SDK\""), "found the \(target) target's dependencies: \(dependencies)")
         for module in Self.forbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
+
+    /// `Online` (TcToken, PAOS) sits below the SDK and the workflows and knows no card reader
+    /// (ARCHITECTURE.md): neither its imports nor its target name them.
+    static let onlineForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK"]
+
+    @Test func onlineImportsNoReaderNoSimulatorNoWorkflow() throws {
+        let folder = E2E.packageRoot.appendingPathComponent("Sources/Online")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
+                let module = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(!Self.onlineForbidden.contains(module), "Sources/Online/\(file): \(line)")
+            }
+        }
+        let manifest = try String(contentsOf: E2E.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let start = try #require(manifest.range(of: #"name: "Online", dependencies: ["#))
+        let close = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
+        let dependencies = manifest[start.upperBound..<close]
+        #expect(dependencies.contains("\"CLibXML2\""), "found: \(dependencies)")
+        for module in Self.onlineForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
+    }
 }

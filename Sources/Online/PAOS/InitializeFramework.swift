@@ -1,0 +1,11 @@
+/// InitializeFramework (server, optional after StartPAOS; AUTH-PROTOCOL.md §2.5): an empty
+/// element in the eCard namespace.
+public struct InitializeFramework: Equatable, Sendable {
+    public init() {}
+
+    static let elementName = "InitializeFramework"
+
+    init(element: XMLElement) throws(PAOSError) {}
+
+    var element: XMLElement { XMLElement(Self.elementName, namespace: PAOSNamespace.ecard) }
+}

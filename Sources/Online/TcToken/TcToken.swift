@@ -1,0 +1,159 @@
+import SmartCard
+
+/// The TcToken of TR-03124 (AUTH-PROTOCOL.md §1.2): where the eID server is, the session, where
+/// the browser goes afterwards and, for TLS-PSK, the key. `parse` applies the validation rules
+/// of §1.3 (rule 7, which needs the tcTokenURL, is `checkAttachedServer(tcTokenURL:)`);
+/// `encoded()` writes a token as eid-testserver serves it.
+public struct TcToken: Sendable {
+    public static let paosBinding = "urn:liberty:paos:2006-08"
+    public static let tlsPSKProtocol = "urn:ietf:rfc:4279"
+    /// A TcToken is a few hundred bytes; anything beyond this is refused unread.
+    public static let maximumSize = 64 * 1024
+    public static let maximumPSKLength = 256
+    public static let maximumSessionIdentifierLength = 256
+
+    /// The eID server's PAOS endpoint (https); every PAOS message is POSTed to exactly this URL.
+    public var serverAddress: String
+    /// Goes into StartPAOS and is the TLS-PSK identity, its bytes as given.
+    public var sessionIdentifier: String
+    /// Where the browser goes at the end (https).
+    public var refreshAddress: String
+    /// Where the browser goes when no refresh address can be found (optional).
+    public var communicationErrorAddress: String?
+    public var binding: String
+    /// `urn:ietf:rfc:4279` or absent.
+    public var pathSecurityProtocol: String?
+    /// The TLS-2 pre-shared key; nil for an attached eID server (TLS-1's session is resumed).
+    public var psk: Secret?
+
+    public init(
+        serverAddress: String, sessionIdentifier: String, refreshAddress: String,
+        communicationErrorAddress: String? = nil, binding: String = TcToken.paosBinding, psk: Secret? = nil
+    ) {
+        self.serverAddress = serverAddress
+        self.sessionIdentifier = sessionIdentifier
+        self.refreshAddress = refreshAddress
+        self.communicationErrorAddress = communicationErrorAddress
+        self.binding = binding
+        self.pathSecurityProtocol = psk == nil ? nil : TcToken.tlsPSKProtocol
+        self.psk = psk
+    }
+
+    /// The CommunicationErrorAddress when it can be used: only an https one is (§1.3 rule 5).
+    public var usableCommunicationErrorAddress: String? {
+        guard let address = communicationErrorAddress, WebOrigin(url: address)?.isHTTPS == true else { return nil }
+        return address
+    }
+
+    /// Rule 7: without a PSK the PAOS channel resumes the TcToken's TLS channel, so the
+    /// ServerAddress must be same-origin with the tcTokenURL.
+    public func checkAttachedServer(tcTokenURL: String) throws(TcTokenError) {
+        guard psk == nil else { return }
+        guard WebOrigin.isSameOrigin(serverAddress, tcTokenURL) else { throw .attachedServerNotSameOrigin }
+    }
+
+    /// Parses and validates a TcToken document (§1.2, §1.3), tolerant of the variants real
+    /// servers send: surrounding white space in values, `PathSecurity-Parameter` (singular), the
+    /// PSK wherever it is, unknown elements (ignored).
+    public static func parse(_ bytes: [UInt8]) throws(TcTokenError) -> TcToken {
+        let root: XMLElement
+        do {
+            root = try XMLTreeParser(maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256).parse(bytes)
+        } catch {
+            throw .malformedXML(error)
+        }
+        guard root.name == "TCTokenType" else { throw .wrongRootElement }
+
+        func single(_ name: String) throws(TcTokenError) -> String? {
+            let found = root.children(named: name)
+            guard found.count <= 1 else { throw .duplicateElement(name) }
+            return found.first?.trimmedText
+        }
+        func required(_ name: String) throws(TcTokenError) -> String {
+            guard let value = try single(name) else { throw .missingElement(name) }
+            guard !value.isEmpty else { throw .emptyElement(name) }
+            return value
+        }
+        func url(_ name: String, _ value: String, https: Bool) throws(TcTokenError) -> String {
+            guard let origin = WebOrigin(url: value) else { throw .invalidURL(name) }
+            guard origin.isHTTPS || !https else { throw .notHTTPS(name) }
+            return value
+        }
+
+        let serverAddress = try required("ServerAddress")
+        let sessionIdentifier = try required("SessionIdentifier")
+        let refreshAddress = try required("RefreshAddress")
+        let binding = try required("Binding")
+        guard binding == paosBinding else { throw .unsupportedBinding }
+        var pathSecurityProtocol = try single("PathSecurity-Protocol")
+        if pathSecurityProtocol?.isEmpty == true { pathSecurityProtocol = nil }
+        if let protocolName = pathSecurityProtocol, protocolName != tlsPSKProtocol {
+            throw .unsupportedPathSecurityProtocol
+        }
+        var token = TcToken(
+            serverAddress: try url("ServerAddress", serverAddress, https: true),
+            sessionIdentifier: sessionIdentifier,
+            refreshAddress: try url("RefreshAddress", refreshAddress, https: true))
+        token.binding = binding
+        token.pathSecurityProtocol = pathSecurityProtocol
+        if let address = try single("CommunicationErrorAddress"), !address.isEmpty {
+            token.communicationErrorAddress = try url("CommunicationErrorAddress", address, https: false)
+        }
+        guard sessionIdentifier.utf8.count <= maximumSessionIdentifierLength,
+            !sessionIdentifier.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+        else { throw .invalidSessionIdentifier }
+
+        let pskElements = root.descendants(named: "PSK")
+        guard pskElements.count <= 1 else { throw .duplicateElement("PSK") }
+        if let element = pskElements.first {
+            let text = element.trimmedText
+            guard !text.isEmpty, text.utf8.count % 2 == 0, text.utf8.allSatisfy(\.isHexDigit),
+                var bytes = [UInt8](hex: text), bytes.count <= maximumPSKLength
+            else { throw .invalidPSK }
+            token.psk = Secret(consuming: &bytes)
+        } else if pathSecurityProtocol != nil {
+            throw .missingPSK
+        }
+        return token
+    }
+
+    /// The token as XML (no namespace, as real servers send it), with the PSK in upper-case hex.
+    public func encoded() -> [UInt8] {
+        var root = XMLElement("TCTokenType")
+        root.children.append(.text("ServerAddress", namespace: nil, serverAddress))
+        root.children.append(.text("SessionIdentifier", namespace: nil, sessionIdentifier))
+        root.children.append(.text("RefreshAddress", namespace: nil, refreshAddress))
+        if let communicationErrorAddress {
+            root.children.append(.text("CommunicationErrorAddress", namespace: nil, communicationErrorAddress))
+        }
+        root.children.append(.text("Binding", namespace: nil, binding))
+        if let pathSecurityProtocol {
+            root.children.append(.text("PathSecurity-Protocol", namespace: nil, pathSecurityProtocol))
+        }
+        if let psk {
+            var hex = psk.withBytes { $0.hexString.uppercased() }
+            defer { hex = "" }
+            root.children.append(
+                XMLElement("PathSecurity-Parameters", children: [.text("PSK", namespace: nil, hex)]))
+        }
+        return Array(XMLWriter(prefixes: []).document(root).utf8)
+    }
+}
+
+extension XMLElement {
+    /// Every element below this one with this local name, depth first.
+    func descendants(named name: String) -> [XMLElement] {
+        var found: [XMLElement] = []
+        for child in children {
+            if child.name == name { found.append(child) }
+            found += child.descendants(named: name)
+        }
+        return found
+    }
+}
+
+extension UInt8 {
+    var isHexDigit: Bool {
+        (0x30...0x39).contains(self) || (0x41...0x46).contains(self) || (0x61...0x66).contains(self)
+    }
+}

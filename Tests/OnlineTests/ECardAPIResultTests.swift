@@ -1,0 +1,42 @@
+import Testing
+
+@testable import Online
+
+@Suite struct ECardAPIResultTests {
+    /// The URIs are the eCard-API's (TR-03112-1), as AusweisApp reports them in AUTH.
+    @Test func urisAreTheECardAPIs() {
+        #expect(ECardAPIResult.Major.ok.rawValue == "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok")
+        #expect(ECardAPIResult.Major.error.rawValue == "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#error")
+        #expect(
+            ECardAPIResult.Minor.cancellationByUser.rawValue
+                == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#cancellationByUser")
+        #expect(
+            ECardAPIResult.Minor.communicationError.rawValue
+                == "http://www.bsi.bund.de/ecard/api/1.1/resultminor/al/common#communicationError")
+        // Cases named other than their fragment: two fragments occur in two layers, and Swift case style.
+        let renamed: Set<ECardAPIResult.Minor> = [
+            .dispatcherCommunicationError, .readerCancellationByUser, .readerTimeoutError,
+        ]
+        for minor in ECardAPIResult.Minor.allCases {
+            #expect(minor.rawValue.hasPrefix("http://www.bsi.bund.de/ecard/api/1.1/resultminor/"))
+            if !renamed.contains(minor) {
+                #expect(minor.rawValue.lowercased().hasSuffix("#\(minor)".lowercased()), "named after the fragment")
+            }
+        }
+        #expect(Set(ECardAPIResult.Minor.allCases.map(\.rawValue)).count == ECardAPIResult.Minor.allCases.count)
+        #expect(ECardAPIResult.ok.minor == nil)
+        #expect(ECardAPIResult.error(.noPermission) == ECardAPIResult(major: .error, minor: .noPermission))
+    }
+
+    @Test func readsTheOtherSpellingsInUse() {
+        let prefix = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/"
+        #expect(ECardAPIResult.Minor(uri: prefix + "dp#timeoutError") == .timeout)
+        #expect(ECardAPIResult.Minor(uri: prefix + "dp#timeout") == .timeout)
+        #expect(
+            ECardAPIResult.Minor(uri: prefix + "sal/EAC#AgeVerificationFailedWarning") == .ageVerificationFailedWarning)
+        #expect(
+            ECardAPIResult.Minor(uri: prefix + "sal/EAC#DocumentValidityVerificationFailed")
+                == .documentValidityVerificationFailed)
+        #expect(ECardAPIResult.Minor(uri: prefix + "sal#noSuchThing") == nil)
+    }
+}

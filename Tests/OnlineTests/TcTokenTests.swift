@@ -1,0 +1,162 @@
+import SmartCard
+import Testing
+
+@testable import Online
+
+@Suite struct TcTokenTests {
+    static func token(_ elements: String) -> [UInt8] { Array("<TCTokenType>\(elements)</TCTokenType>".utf8) }
+
+    static let valid = """
+        <ServerAddress>https://eid.example/paos</ServerAddress>\
+        <SessionIdentifier>s-1</SessionIdentifier>\
+        <RefreshAddress>https://service.example/done</RefreshAddress>\
+        <Binding>urn:liberty:paos:2006-08</Binding>
+        """
+
+    static func without(_ name: String) -> String {
+        valid.replacingOccurrences(of: "<\(name)>", with: "<Removed>").replacingOccurrences(
+            of: "</\(name)>", with: "</Removed>")
+    }
+
+    @Test func readsTheGovernikusVariant() throws {
+        let token = try TcToken.parse(try OnlineFixture.bytes("TcToken_governikus"))
+        #expect(token.serverAddress == "https://eid-server.example:443/paos?session=913399a9")
+        #expect(token.sessionIdentifier == "4e6a761c-1224-46ed-9798-ac1972faf909")
+        #expect(token.refreshAddress == "https://service.example/done?ref=913399a9")
+        #expect(token.usableCommunicationErrorAddress == "https://service.example/err")
+        #expect(token.binding == TcToken.paosBinding, "surrounding white space trimmed")
+        #expect(token.pathSecurityProtocol == TcToken.tlsPSKProtocol)
+        let psk = try #require(token.psk, "PSK found under PathSecurity-Parameter (singular)")
+        #expect(psk.count == 64, "as in the LOG")
+        #expect(psk.withBytes { $0.prefix(2) == [0xBB, 0xA6] })
+    }
+
+    @Test func readsAnAttachedTokenAndIgnoresUnknownElements() throws {
+        let token = try TcToken.parse(try OnlineFixture.bytes("TcToken_attached"))
+        #expect(token.psk == nil && token.pathSecurityProtocol == nil && token.communicationErrorAddress == nil)
+        try token.checkAttachedServer(tcTokenURL: "https://service.example:443/tctoken?x=1")
+        #expect(throws: TcTokenError.attachedServerNotSameOrigin) {
+            try token.checkAttachedServer(tcTokenURL: "https://other.example/tctoken")
+        }
+    }
+
+    @Test func roundTripsThroughItsEncoding() throws {
+        var key: [UInt8] = Array(0..<32)
+        let token = TcToken(
+            serverAddress: "https://127.0.0.1:18443/paos/ab&cd", sessionIdentifier: "ab cd",
+            refreshAddress: "https://127.0.0.1:18443/refresh?s=1&t=2",
+            communicationErrorAddress: "https://127.0.0.1:18443/error", psk: Secret(consuming: &key))
+        let back = try TcToken.parse(token.encoded())
+        #expect(back.serverAddress == token.serverAddress && back.sessionIdentifier == token.sessionIdentifier)
+        #expect(back.refreshAddress == token.refreshAddress)
+        #expect(back.communicationErrorAddress == token.communicationErrorAddress)
+        #expect(back.pathSecurityProtocol == TcToken.tlsPSKProtocol)
+        #expect(back.psk?.copyBytes() == Array(0..<32))
+        let attached = TcToken(
+            serverAddress: "https://a.example/p", sessionIdentifier: "x", refreshAddress: "https://a.example/r")
+        let back2 = try TcToken.parse(attached.encoded())
+        #expect(back2.psk == nil && back2.pathSecurityProtocol == nil)
+    }
+
+    // §1.3, one test per rule.
+
+    @Test func rule1RefusesMalformedXML() {
+        #expect(throws: TcTokenError.malformedXML(.notWellFormed(line: 1))) {
+            try TcToken.parse(Array("<TCTokenType><ServerAddress>".utf8))
+        }
+        #expect(throws: TcTokenError.wrongRootElement) { try TcToken.parse(Array("<html><body/></html>".utf8)) }
+        #expect(throws: TcTokenError.malformedXML(.documentTypeDeclared)) {
+            try TcToken.parse(try OnlineFixture.bytes("attack_externalDTD"))
+        }
+        #expect(throws: TcTokenError.malformedXML(.documentTypeDeclared)) {
+            try TcToken.parse(try OnlineFixture.bytes("attack_billionLaughs"))
+        }
+        let long = Self.token(
+            Self.valid + "<Padding>" + String(repeating: "x", count: TcToken.maximumSize) + "</Padding>")
+        #expect(throws: TcTokenError.malformedXML(.tooLarge(limit: TcToken.maximumSize))) { try TcToken.parse(long) }
+    }
+
+    @Test(arguments: ["ServerAddress", "SessionIdentifier", "RefreshAddress", "Binding"])
+    func rule2RefusesAMissingOrEmptyMandatoryElement(name: String) {
+        #expect(throws: TcTokenError.missingElement(name)) { try TcToken.parse(Self.token(Self.without(name))) }
+        let emptied = Self.without(name) + "<\(name)>  </\(name)>"
+        #expect(throws: TcTokenError.emptyElement(name)) { try TcToken.parse(Self.token(emptied)) }
+    }
+
+    @Test func rule2RefusesADuplicatedElement() {
+        let twice = Self.valid + "<ServerAddress>https://evil.example/paos</ServerAddress>"
+        #expect(throws: TcTokenError.duplicateElement("ServerAddress")) { try TcToken.parse(Self.token(twice)) }
+    }
+
+    @Test func rule3RefusesAnotherBinding() {
+        let http = Self.without("Binding") + "<Binding>urn:ietf:rfc:2616</Binding>"
+        #expect(throws: TcTokenError.unsupportedBinding) { try TcToken.parse(Self.token(http)) }
+    }
+
+    @Test func rule4RefusesAnotherPathSecurityProtocol() {
+        let tls = Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:5246</PathSecurity-Protocol>"
+        #expect(throws: TcTokenError.unsupportedPathSecurityProtocol) { try TcToken.parse(Self.token(tls)) }
+    }
+
+    @Test func rule5RefusesAddressesThatAreNotHTTPS() {
+        let httpServer = Self.without("ServerAddress") + "<ServerAddress>http://eid.example/paos</ServerAddress>"
+        #expect(throws: TcTokenError.notHTTPS("ServerAddress")) { try TcToken.parse(Self.token(httpServer)) }
+        let httpRefresh = Self.without("RefreshAddress") + "<RefreshAddress>http://s.example/r</RefreshAddress>"
+        #expect(throws: TcTokenError.notHTTPS("RefreshAddress")) { try TcToken.parse(Self.token(httpRefresh)) }
+        let notURL = Self.without("ServerAddress") + "<ServerAddress>paos</ServerAddress>"
+        #expect(throws: TcTokenError.invalidURL("ServerAddress")) { try TcToken.parse(Self.token(notURL)) }
+        let badError = Self.valid + "<CommunicationErrorAddress>::</CommunicationErrorAddress>"
+        #expect(throws: TcTokenError.invalidURL("CommunicationErrorAddress")) {
+            try TcToken.parse(Self.token(badError))
+        }
+    }
+
+    @Test func rule5KeepsAnHTTPErrorAddressButDoesNotUseIt() throws {
+        let httpError = Self.valid + "<CommunicationErrorAddress>http://s.example/e</CommunicationErrorAddress>"
+        let token = try TcToken.parse(Self.token(httpError))
+        #expect(token.communicationErrorAddress == "http://s.example/e")
+        #expect(token.usableCommunicationErrorAddress == nil)
+    }
+
+    @Test(arguments: ["ABC", "zz", "", "AB CD", String(repeating: "00", count: 257)])
+    func rule6RefusesAPSKThatIsNotEvenLengthHex(psk: String) {
+        let text =
+            Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
+            + "<PathSecurity-Parameters><PSK>\(psk)</PSK></PathSecurity-Parameters>"
+        #expect(throws: TcTokenError.invalidPSK) { try TcToken.parse(Self.token(text)) }
+    }
+
+    @Test func rule6ErrorsNeverShowThePSK() {
+        let text = Self.valid + "<PathSecurity-Parameters><PSK>0123456789ABCDEFX</PSK></PathSecurity-Parameters>"
+        do {
+            _ = try TcToken.parse(Self.token(text))
+            Issue.record("parsed")
+        } catch {
+            #expect(!"\(error)".contains("0123456789"))
+        }
+    }
+
+    @Test func rule7APSKProtocolWithoutAPSKIsRefused() {
+        let text = Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
+        #expect(throws: TcTokenError.missingPSK) { try TcToken.parse(Self.token(text)) }
+    }
+
+    @Test func rule7WithAPSKTheServerMayBeElsewhere() throws {
+        let text = Self.valid + "<PathSecurity-Parameters><PSK>00112233</PSK></PathSecurity-Parameters>"
+        let token = try TcToken.parse(Self.token(text))
+        try token.checkAttachedServer(tcTokenURL: "https://service.example/tctoken")
+    }
+
+    @Test func rule8EveryTokenErrorIsATrustedChannelFailure() {
+        #expect(TcTokenError.invalidPSK.result == .error(.trustedChannelEstablishmentFailed))
+    }
+
+    @Test func refusesASessionIdentifierThatCannotBeAPSKIdentity() {
+        let long =
+            Self.without("SessionIdentifier")
+            + "<SessionIdentifier>\(String(repeating: "s", count: 257))</SessionIdentifier>"
+        #expect(throws: TcTokenError.invalidSessionIdentifier) { try TcToken.parse(Self.token(long)) }
+        let control = Self.without("SessionIdentifier") + "<SessionIdentifier>a&#1;b</SessionIdentifier>"
+        #expect(throws: (any Error).self) { try TcToken.parse(Self.token(control)) }
+    }
+}
