@@ -25,9 +25,11 @@ import SmartCard
 /// | | signature over ID_PICC ‖ r_PICC ‖ Comp(PK_PCD) ‖ aux verifies | else 6300, and TA must start again |
 public struct TerminalAuthenticationCard: Sendable {
     /// The CVCA certificates the card trusts (CAR_curr and CAR_prev of PACE).
-    public private(set) var trustAnchors: [CVCertificate]
+    public var trustAnchors: [CVCertificate]
     /// The card's notion of today (TR-03110-3, 2.5: it has no clock).
-    public private(set) var currentDate: CalendarDate
+    public var currentDate: CalendarDate
+    /// Where a card keeps this value between commands (by name).
+    public static let stateKey = "TA"
 
     /// Certificates imported in this session, each with the verified chain that ends in it.
     private var imported: [String: CVCertificateChain] = [:]
