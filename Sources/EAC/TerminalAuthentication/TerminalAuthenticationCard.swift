@@ -114,12 +114,12 @@ public struct TerminalAuthenticationCard: Sendable {
         terminal = (chain, template)
     }
 
-    /// GET CHALLENGE: a fresh r_PICC.
-    public mutating func getChallenge(length: Int?) throws -> [UInt8] {
+    /// GET CHALLENGE: a fresh r_PICC (`fixed` replaces the random bytes, for published examples).
+    public mutating func getChallenge(length: Int?, fixed: [UInt8]? = nil) throws -> [UInt8] {
         guard length == TerminalAuthenticationSignatureInput.challengeLength else {
             throw CardError.statusWord(.wrongLength)
         }
-        let nonce = try SecureRandom.bytes(TerminalAuthenticationSignatureInput.challengeLength)
+        let nonce = try fixed ?? SecureRandom.bytes(TerminalAuthenticationSignatureInput.challengeLength)
         challenge = nonce
         return nonce
     }
