@@ -84,13 +84,9 @@ public final class X509PrivateKey: @unchecked Sendable {
         let n = eid_pkey_to_pkcs8(handle, &out)
         guard n > 0, let out else { throw CryptoError.openSSL(function: "i2d_PKCS8_PRIV_KEY_INFO") }
         defer {
-            memset_s_zero(out, n)
+            OPENSSL_cleanse(out, n)
             eid_openssl_free(out)
         }
         return Array(UnsafeBufferPointer(start: out, count: n))
     }
-}
-
-private func memset_s_zero(_ pointer: UnsafeMutablePointer<UInt8>, _ count: Int) {
-    OPENSSL_cleanse(pointer, count)
 }

@@ -14,7 +14,8 @@ struct LoopbackPKI {
     let terminalKey: ECKeyPair
     let dvKey: ECKeyPair
 
-    init(terminalRights: Set<AccessRight> = [.readDG4, .readDG5, .readDG8], terminalExpires: CalendarDate? = nil) throws {
+    init(terminalRights: Set<AccessRight> = [.readDG4, .readDG5, .readDG8], terminalExpires: CalendarDate? = nil) throws
+    {
         let group = try ECGroup(.brainpoolP256r1)
         let cvcaKey = try ECKeyPair.generate(group: group)
         dvKey = try ECKeyPair.generate(group: group)
@@ -22,20 +23,23 @@ struct LoopbackPKI {
         let d = { (y: Int, m: Int, day: Int) in CalendarDate(year: y, month: m, day: day)! }
         cvca = try CVCertificateBody(
             authorityReference: "DETESTCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
             holderReference: "DETESTCVCA00001", chat: CHAT(role: .cvca, rights: Set(AccessRight.allCases)),
             effectiveDate: d(2026, 1, 1), expirationDate: d(2029, 1, 1)
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         dv = try CVCertificateBody(
             authorityReference: "DETESTCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
             holderReference: "DEDVTEST00001",
             chat: CHAT(role: .dvOfficialDomestic, rights: [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification]),
             effectiveDate: d(2026, 11, 1), expirationDate: d(2027, 2, 1)
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         terminal = try CVCertificateBody(
             authorityReference: "DEDVTEST00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: terminalKey.publicKey, includingDomainParameters: false),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: terminalKey.publicKey, includingDomainParameters: false),
             holderReference: "DEATTEST00001", chat: CHAT(role: .terminal, rights: terminalRights),
             effectiveDate: d(2026, 11, 20), expirationDate: terminalExpires ?? d(2026, 12, 20)
         ).signed(by: dvKey.privateKey, algorithm: .ecdsaSHA256)
@@ -65,7 +69,8 @@ struct LoopbackPKI {
 
     func pace(chat: CHAT? = EACLoopbackTests.chat) throws -> (PACEResult, SecureMessaging) {
         let infos = try SecurityInfos(efCardAccess: try channel.readFile(shortFileID: 0x1C))
-        let pace = try PACE(channel: channel, paceInfo: try infos.runnablePACEInfo(), password: .pin("123456"), chat: chat?.encoded)
+        let pace = try PACE(
+            channel: channel, paceInfo: try infos.runnablePACEInfo(), password: .pin("123456"), chat: chat?.encoded)
         return try pace.establishSecureMessaging()
     }
 
@@ -79,12 +84,14 @@ struct LoopbackPKI {
 
         let ta = TerminalAuthentication(channel: secure)
         let sent = try ta.importCertificates(
-            [pki.cvca, pki.dv, pki.terminal], cardTrustPoints: [paceResult.mostRecentCAR, paceResult.previousCAR].compactMap { $0 })
+            [pki.cvca, pki.dv, pki.terminal],
+            cardTrustPoints: [paceResult.mostRecentCAR, paceResult.previousCAR].compactMap { $0 })
         #expect(sent == 2)
         let challenge = try ta.getChallenge()
         try ta.authenticate(
             terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: challenge, ephemeralKey: ephemeral.publicKey,
-            auxiliaryData: nil, signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+            auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
         let afterTA = card.withContext { $0.session.eacAccess }
         #expect(afterTA.terminalAuthenticated && !afterTA.chipAuthenticated)
         #expect(afterTA.effectiveCHAT?.accessRights == [.readDG4, .readDG5, .readDG8])
@@ -126,7 +133,8 @@ struct LoopbackPKI {
         #expect(card.withContext { $0.session.eacAccess } == EACAccess())
         // CA is then refused: 6985.
         let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
         #expect(throws: ChipAuthenticationError.refused(step: .generalAuthenticate, .conditionsNotSatisfied)) {
             try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
         }
@@ -136,16 +144,20 @@ struct LoopbackPKI {
         // Without PACE: MSE:Set DST, PSO, GET CHALLENGE, EXTERNAL AUTHENTICATE → 6982.
         let plain = SimulatedCardChannel(card: card)
         card.powerOn()
-        #expect(try plain.transmit(.mseSetDST(authorityReference: "DETESTCVCA00001")).statusWord == .securityStatusNotSatisfied)
+        #expect(
+            try plain.transmit(.mseSetDST(authorityReference: "DETESTCVCA00001")).statusWord
+                == .securityStatusNotSatisfied)
         #expect(try plain.transmit(try .psoVerifyCertificate(pki.dv)).statusWord == .securityStatusNotSatisfied)
         #expect(try plain.transmit(.getChallenge()).statusWord == .securityStatusNotSatisfied)
         #expect(try plain.transmit(.externalAuthenticate(signature: [1])).statusWord == .securityStatusNotSatisfied)
 
         let (paceResult, secure) = try pace()
         // An unknown CAR: 6A88. PSO without Set DST: 6985. A terminal before its DV: 6A88 at Set DST.
-        #expect(try secure.transmit(.mseSetDST(authorityReference: "DEUNKNOWN0001")).statusWord == .referenceDataNotFound)
+        #expect(
+            try secure.transmit(.mseSetDST(authorityReference: "DEUNKNOWN0001")).statusWord == .referenceDataNotFound)
         #expect(try secure.transmit(try .psoVerifyCertificate(pki.dv)).statusWord == .conditionsOfUseNotSatisfied)
-        #expect(try secure.transmit(.mseSetDST(authorityReference: "DEDVTEST00001")).statusWord == .referenceDataNotFound)
+        #expect(
+            try secure.transmit(.mseSetDST(authorityReference: "DEDVTEST00001")).statusWord == .referenceDataNotFound)
         // A DV signed by another CVCA's key: 6300.
         let other = try LoopbackPKI()
         #expect(try secure.transmit(.mseSetDST(authorityReference: "DETESTCVCA00001")).statusWord == .success)
@@ -157,11 +169,17 @@ struct LoopbackPKI {
             compressedEphemeralKey: ephemeral.publicKey.x)
         #expect(try secure.transmit(.mseSetAT(terminalAuthentication: template)).statusWord == .referenceDataNotFound)
         // EXTERNAL AUTHENTICATE without Set AT: 6985; GENERAL AUTHENTICATE for CA before TA: 6985.
-        #expect(try secure.transmit(.externalAuthenticate(signature: [UInt8](repeating: 1, count: 64))).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            try secure.transmit(.externalAuthenticate(signature: [UInt8](repeating: 1, count: 64))).statusWord
+                == .conditionsOfUseNotSatisfied)
         #expect(try secure.transmit(.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 65)).statusWord == .success)
-        #expect(try secure.transmit(.generalAuthenticate(chipAuthentication: ephemeral.publicKey)).statusWord == .conditionsOfUseNotSatisfied)
+        #expect(
+            try secure.transmit(.generalAuthenticate(chipAuthentication: ephemeral.publicKey)).statusWord
+                == .conditionsOfUseNotSatisfied)
         // MSE:Set AT for CA with another key id: 6A88; another protocol: 6A80.
-        #expect(try secure.transmit(.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 1)).statusWord == .referenceDataNotFound)
+        #expect(
+            try secure.transmit(.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 1)).statusWord
+                == .referenceDataNotFound)
         #expect(try secure.transmit(.mseSetAT(chipAuthentication: .ecdhAES256, keyID: 65)).statusWord == .wrongData)
         _ = paceResult
     }
@@ -171,7 +189,8 @@ struct LoopbackPKI {
         let challenge = try ta.getChallenge()
         try ta.authenticate(
             terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: challenge, ephemeralKey: ephemeral.publicKey,
-            auxiliaryData: nil, signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+            auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
         let selection = try ChipAuthentication.select(from: SimulatorSecurityInfos.cardSecurityInfos())
         let another = try ECKeyPair.generate(group: selection.publicKey.group)
         #expect(throws: ChipAuthenticationError.refused(step: .generalAuthenticate, .wrongData)) {
@@ -208,7 +227,8 @@ struct LoopbackPKI {
         let challenge = try ta.getChallenge()
         let input = try ta.authenticate(
             terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: challenge, ephemeralKey: ephemeral.publicKey,
-            auxiliaryData: aux, signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+            auxiliaryData: aux,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
         #expect(input.bytes.suffix(aux.count) == aux[...])
         let outcome = card.withContext {
             $0.session.protocolState[ExternalAuthenticateHandler.outcomeKey] as? TerminalAuthenticationOutcome

@@ -84,7 +84,9 @@ import Testing
         let card = poweredCard()
         #expect(exchange(card, "00b09d0000") == "6982")
         card.withContext { $0.session.authenticatedPassword = .pin }
-        #expect(exchange(card, "00b09d0000") == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)).hexString + "9000")
+        #expect(
+            exchange(card, "00b09d0000") == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)).hexString
+                + "9000")
     }
 
     @Test func mseSetATForEveryPasswordAndPINState() {

@@ -1,8 +1,8 @@
 import EAC
 import EIDCrypto
 import SmartCard
-import Testing
 import TestVectors
+import Testing
 
 /// Chip Authentication v2 and passive authentication: the BSI worked example reproduced on both
 /// sides, the command encodings and the card-side rules.
@@ -24,7 +24,8 @@ import TestVectors
         let command = CommandAPDU.generalAuthenticate(chipAuthentication: terminalKey.publicKey)
         let (response, cardKeys) = try card.generalAuthenticate(
             data: command.data, announcedKey: terminalKey.publicKey.x, nonce: nonce)
-        #expect(response.hexString == "7c148108" + nonce.hexString + "8208" + (try v.bytes("ca_token_t_picc")).hexString)
+        #expect(
+            response.hexString == "7c148108" + nonce.hexString + "8208" + (try v.bytes("ca_token_t_picc")).hexString)
         #expect(cardKeys.encryption == (try v.bytes("ca_ks_enc")))
         #expect(cardKeys.mac == (try v.bytes("ca_ks_mac")))
 
@@ -58,13 +59,16 @@ import TestVectors
     }
 
     @Test func commandEncodings() throws {
-        #expect(CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 41).bytes.hexString
-            == "002241a40f800a04007f00070202030202840129")
-        #expect(CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: nil).bytes.hexString
-            == "002241a40c800a04007f00070202030204")
+        #expect(
+            CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 41).bytes.hexString
+                == "002241a40f800a04007f00070202030202840129")
+        #expect(
+            CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: nil).bytes.hexString
+                == "002241a40c800a04007f00070202030204")
         let key = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
-        #expect(CommandAPDU.generalAuthenticate(chipAuthentication: key.publicKey).bytes.hexString
-            == "00860000457c438041" + key.publicKey.encoded.hexString + "00")
+        #expect(
+            CommandAPDU.generalAuthenticate(chipAuthentication: key.publicKey).bytes.hexString
+                == "00860000457c438041" + key.publicKey.encoded.hexString + "00")
         #expect(try ChipAuthenticationTemplate(data: [UInt8](hex: "800a04007f00070202030202840129")!).keyID == 41)
         for bad in ["", "840129", "800a04007f000702020302028401299000", "800a04007f00070202030202850129"] {
             #expect(throws: ChipAuthenticationError.malformedTemplate) {
@@ -75,25 +79,45 @@ import TestVectors
 
     @Test func cardSideRules() throws {
         let group = try ECGroup(.brainpoolP256r1)
-        let card = ChipAuthenticationCard(protocol: .ecdhAES128, keyID: 65, staticKey: try ECKeyPair.generate(group: group))
+        let card = ChipAuthenticationCard(
+            protocol: .ecdhAES128, keyID: 65, staticKey: try ECKeyPair.generate(group: group))
         func sw(_ body: () throws -> Void) -> StatusWord? {
             do {
                 try body()
                 return .success
             } catch CardError.statusWord(let sw) { return sw } catch { return nil }
         }
-        #expect(sw { try card.setAuthenticationTemplate(data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 65).data) } == .success)
-        #expect(sw { try card.setAuthenticationTemplate(data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: nil).data) } == .success)
-        #expect(sw { try card.setAuthenticationTemplate(data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 1).data) } == .referenceDataNotFound)
-        #expect(sw { try card.setAuthenticationTemplate(data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: 65).data) } == .wrongData)
+        #expect(
+            sw {
+                try card.setAuthenticationTemplate(
+                    data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 65).data)
+            } == .success)
+        #expect(
+            sw {
+                try card.setAuthenticationTemplate(
+                    data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: nil).data)
+            } == .success)
+        #expect(
+            sw {
+                try card.setAuthenticationTemplate(
+                    data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 1).data)
+            } == .referenceDataNotFound)
+        #expect(
+            sw {
+                try card.setAuthenticationTemplate(
+                    data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: 65).data)
+            } == .wrongData)
         let terminal = try ECKeyPair.generate(group: group)
         let data = CommandAPDU.generalAuthenticate(chipAuthentication: terminal.publicKey).data
         // Without TA: 6985. Another key than TA announced: 6A80. A point off the curve: 6A80.
         #expect(sw { _ = try card.generalAuthenticate(data: data, announcedKey: nil) } == .conditionsOfUseNotSatisfied)
-        #expect(sw { _ = try card.generalAuthenticate(data: data, announcedKey: [UInt8](repeating: 1, count: 32)) } == .wrongData)
+        #expect(
+            sw { _ = try card.generalAuthenticate(data: data, announcedKey: [UInt8](repeating: 1, count: 32)) }
+                == .wrongData)
         var offCurve = data
         offCurve[offCurve.count - 1] ^= 1
-        #expect(sw { _ = try card.generalAuthenticate(data: offCurve, announcedKey: terminal.publicKey.x) } == .wrongData)
+        #expect(
+            sw { _ = try card.generalAuthenticate(data: offCurve, announcedKey: terminal.publicKey.x) } == .wrongData)
         let (response, keys) = try card.generalAuthenticate(data: data, announcedKey: terminal.publicKey.x)
         let parsed = try DynamicAuthenticationData(bytes: response)
         let result = try ChipAuthentication.terminalKeys(

@@ -1,8 +1,8 @@
 import EAC
 import EIDCrypto
 import SmartCard
-import Testing
 import TestVectors
+import Testing
 
 /// Terminal Authentication v2: the BSI worked example reproduced, the command encodings, and
 /// every rule of the card side (`TerminalAuthenticationCard`) with the status word it answers.
@@ -53,7 +53,8 @@ import TestVectors
     @Test func bsiWorkedExampleOnTheCardSide() throws {
         let v = try Self.workedExample()
         let chain = try Self.workedChain(v).certificates
-        var card = TerminalAuthenticationCard(trustAnchors: [chain[0]], currentDate: CalendarDate(year: 2010, month: 9, day: 1)!)
+        var card = TerminalAuthenticationCard(
+            trustAnchors: [chain[0]], currentDate: CalendarDate(year: 2010, month: 9, day: 1)!)
         for certificate in chain.dropFirst() {
             try card.setDST(data: CommandAPDU.mseSetDST(authorityReference: certificate.body.authorityReference).data)
             try card.verifyCertificate(bodyAndSignature: try certificate.bodyAndSignature)
@@ -72,8 +73,9 @@ import TestVectors
     }
 
     @Test func commandEncodings() throws {
-        #expect(CommandAPDU.mseSetDST(authorityReference: "DETESTeID00005").bytes.hexString
-            == "002281b610830e4445544553546549443030303035")
+        #expect(
+            CommandAPDU.mseSetDST(authorityReference: "DETESTeID00005").bytes.hexString
+                == "002281b610830e4445544553546549443030303035")
         #expect(CommandAPDU.getChallenge().bytes.hexString == "0084000008")
         #expect(CommandAPDU.externalAuthenticate(signature: [1, 2]).bytes.hexString == "00820000020102")
         let aux = [UInt8](hex: "67177315060904007f00070301040253083230323230373236")!
@@ -81,10 +83,15 @@ import TestVectors
             algorithm: .ecdsaSHA256, holderReference: "DEDEMOPAA00490", auxiliaryData: aux,
             compressedEphemeralKey: [UInt8](repeating: 0xAB, count: 32))
         let apdu = CommandAPDU.mseSetAT(terminalAuthentication: template)
-        #expect(apdu.bytes.hexString.hasPrefix("002281a457800a04007f00070202020203830e444544454d4f5041413030343930" + aux.hexString + "9120"))
+        #expect(
+            apdu.bytes.hexString.hasPrefix(
+                "002281a457800a04007f00070202020203830e444544454d4f5041413030343930" + aux.hexString + "9120"))
         #expect(try TerminalAuthenticationTemplate(data: apdu.data) == template)
         // Other order, an unknown object, a missing 91: refused.
-        for bad in ["830141800a04007f000702020202039101aa", "800a04007f00070202020203830141", "800a04007f000702020202038301419101aa0100"] {
+        for bad in [
+            "830141800a04007f000702020202039101aa", "800a04007f00070202020203830141",
+            "800a04007f000702020202038301419101aa0100",
+        ] {
             #expect(throws: TerminalAuthenticationError.malformedTemplate) {
                 try TerminalAuthenticationTemplate(data: [UInt8](hex: bad)!)
             }
@@ -92,15 +99,22 @@ import TestVectors
         let pki = try TestPKI()
         let pso = try CommandAPDU.psoVerifyCertificate(pki.terminal)
         #expect(Array(pso.bytes.prefix(4)) == [0x00, 0x2A, 0x00, 0xBE])
-        #expect(pso.data == (try pki.terminal.encoded).dropFirst(try pki.terminal.encoded.count - pso.data.count).map { $0 })
+        #expect(
+            pso.data == (try pki.terminal.encoded).dropFirst(try pki.terminal.encoded.count - pso.data.count).map { $0 }
+        )
         #expect(EACCommandOutcome(statusWord: StatusWord(rawValue: 0x6300)) == .verificationFailed)
     }
 
     @Test func certificatesToSendStartAfterTheCardsTrustPoint() throws {
         let pki = try TestPKI()
         let chain = [pki.cvca, pki.dv, pki.terminal]
-        #expect(try TerminalAuthentication.certificatesToSend(chain: chain, cardTrustPoints: ["DETESTCVCA00001"]) == [pki.dv, pki.terminal])
-        #expect(try TerminalAuthentication.certificatesToSend(chain: [pki.dv, pki.terminal], cardTrustPoints: ["X", "DETESTCVCA00001"]) == [pki.dv, pki.terminal])
+        #expect(
+            try TerminalAuthentication.certificatesToSend(chain: chain, cardTrustPoints: ["DETESTCVCA00001"]) == [
+                pki.dv, pki.terminal,
+            ])
+        #expect(
+            try TerminalAuthentication.certificatesToSend(
+                chain: [pki.dv, pki.terminal], cardTrustPoints: ["X", "DETESTCVCA00001"]) == [pki.dv, pki.terminal])
         #expect(throws: TerminalAuthenticationError.noPathToCardTrustPoint(cars: ["DETESTeID00005"])) {
             try TerminalAuthentication.certificatesToSend(chain: chain, cardTrustPoints: ["DETESTeID00005"])
         }
@@ -173,7 +187,9 @@ import TestVectors
     @Test func verifyCertificateRules() throws {
         var c = card()
         // Without MSE:Set DST: 6985.
-        #expect(sw { try c.verifyCertificate(bodyAndSignature: try pki.dv.bodyAndSignature) } == .conditionsOfUseNotSatisfied)
+        #expect(
+            sw { try c.verifyCertificate(bodyAndSignature: try pki.dv.bodyAndSignature) }
+                == .conditionsOfUseNotSatisfied)
         // A certificate whose CAR is not the selected key: 6A80. Garbage: 6A80.
         try c.setDST(authorityReference: pki.cvca.body.holderReference)
         #expect(sw { try c.verifyCertificate(bodyAndSignature: try pki.terminal.bodyAndSignature) } == .wrongData)
@@ -211,7 +227,9 @@ import TestVectors
         var c = card()
         try importChain(&c, [pki.dv, pki.terminal])
         // No PACE CHAT: 6985. Unknown CHR: 6A88. The DV is not a terminal: 6A88. Wrong algorithm: 6A80.
-        #expect(sw { try c.setAuthenticationTemplate(data: template.encoded, paceCHAT: nil) } == .conditionsOfUseNotSatisfied)
+        #expect(
+            sw { try c.setAuthenticationTemplate(data: template.encoded, paceCHAT: nil) }
+                == .conditionsOfUseNotSatisfied)
         var t = template
         t.holderReference = "DEATUNKNOWN01"
         #expect(sw { try c.setAuthenticationTemplate(data: t.encoded, paceCHAT: paceCHAT) } == .referenceDataNotFound)
@@ -222,27 +240,36 @@ import TestVectors
         #expect(sw { try c.setAuthenticationTemplate(data: t.encoded, paceCHAT: paceCHAT) } == .wrongData)
         #expect(sw { try c.setAuthenticationTemplate(data: [0x80, 0x00], paceCHAT: paceCHAT) } == .wrongData)
         // EXTERNAL AUTHENTICATE without Set AT: 6985; GET CHALLENGE with Le 4: 6700.
-        #expect(sw { _ = try c.externalAuthenticate(signature: [1], idPICC: idPICC, paceCHAT: paceCHAT) } == .conditionsOfUseNotSatisfied)
+        #expect(
+            sw { _ = try c.externalAuthenticate(signature: [1], idPICC: idPICC, paceCHAT: paceCHAT) }
+                == .conditionsOfUseNotSatisfied)
         #expect(sw { _ = try c.getChallenge(length: 4) } == .wrongLength)
         // Set AT without GET CHALLENGE: 6985.
         try c.setAuthenticationTemplate(data: template.encoded, paceCHAT: paceCHAT)
-        #expect(sw { _ = try c.externalAuthenticate(signature: [1], idPICC: idPICC, paceCHAT: paceCHAT) } == .conditionsOfUseNotSatisfied)
+        #expect(
+            sw { _ = try c.externalAuthenticate(signature: [1], idPICC: idPICC, paceCHAT: paceCHAT) }
+                == .conditionsOfUseNotSatisfied)
         // A signature by another key: 6300, and the next attempt must start again (6985).
         try c.setAuthenticationTemplate(data: template.encoded, paceCHAT: paceCHAT)
         let challenge = try c.getChallenge(length: 8)
         let input = TerminalAuthenticationSignatureInput(
             idPICC: idPICC, challenge: challenge, compressedEphemeralKey: ephemeral.publicKey.x, auxiliaryData: nil)
         let wrong = try input.sign(with: pki.dvKey.privateKey, algorithm: .ecdsaSHA256)
-        #expect(sw { _ = try c.externalAuthenticate(signature: wrong, idPICC: idPICC, paceCHAT: paceCHAT) } == .authenticationFailed)
+        #expect(
+            sw { _ = try c.externalAuthenticate(signature: wrong, idPICC: idPICC, paceCHAT: paceCHAT) }
+                == .authenticationFailed)
         let right = try input.sign(with: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256)
-        #expect(sw { _ = try c.externalAuthenticate(signature: right, idPICC: idPICC, paceCHAT: paceCHAT) } == .conditionsOfUseNotSatisfied)
+        #expect(
+            sw { _ = try c.externalAuthenticate(signature: right, idPICC: idPICC, paceCHAT: paceCHAT) }
+                == .conditionsOfUseNotSatisfied)
     }
 
     @Test func aLinkCertificateBecomesATrustAnchor() throws {
         let newKey = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
         let link = try CVCertificateBody(
             authorityReference: pki.cvca.body.holderReference,
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: true),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: true),
             holderReference: "DETESTCVCA00002", chat: pki.cvca.body.chat,
             effectiveDate: CalendarDate(year: 2026, month: 11, day: 22)!,
             expirationDate: CalendarDate(year: 2029, month: 11, day: 22)!

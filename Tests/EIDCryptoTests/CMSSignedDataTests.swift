@@ -34,7 +34,8 @@ import Testing
     @Test func signedDataVerifiesUnderItsCSCAOnly() throws {
         let pki = try Self.makePKI()
         let content: [UInt8] = [0x31, 0x03, 0x02, 0x01, 0x07]
-        let signed = try CMSSignedData.sign(content, contentType: Self.securityObject, signer: pki.signer, key: pki.signerKey)
+        let signed = try CMSSignedData.sign(
+            content, contentType: Self.securityObject, signer: pki.signer, key: pki.signerKey)
         let verified = try CMSSignedData.verify(signed, trustAnchor: pki.csca, time: Self.start + 86400)
         #expect(verified.content == content)
         #expect(verified.contentType == Self.securityObject)

@@ -20,19 +20,23 @@ struct PeerPKI {
         let d = { (y: Int, m: Int, day: Int) in CalendarDate(year: y, month: m, day: day)! }
         cvca = try CVCertificateBody(
             authorityReference: "DEPEERCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: cvcaKey.publicKey, includingDomainParameters: true),
             holderReference: "DEPEERCVCA00001", chat: CHAT(role: .cvca, rights: Set(AccessRight.allCases)),
             effectiveDate: d(2026, 1, 1), expirationDate: d(2029, 1, 1)
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         dv = try CVCertificateBody(
             authorityReference: "DEPEERCVCA00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
-            holderReference: "DEPEERDV00001", chat: CHAT(role: .dvOfficialDomestic, rights: [.readDG4, .readDG5, .readDG8]),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
+            holderReference: "DEPEERDV00001",
+            chat: CHAT(role: .dvOfficialDomestic, rights: [.readDG4, .readDG5, .readDG8]),
             effectiveDate: d(2026, 11, 1), expirationDate: d(2027, 2, 1)
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         terminal = try CVCertificateBody(
             authorityReference: "DEPEERDV00001",
-            publicKey: try CVPublicKey(algorithm: .ecdsaSHA256, point: terminalKey.publicKey, includingDomainParameters: false),
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: terminalKey.publicKey, includingDomainParameters: false),
             holderReference: "DEPEERAT00001", chat: CHAT(role: .terminal, rights: [.readDG4, .readDG5]),
             effectiveDate: d(2026, 11, 20), expirationDate: d(2026, 12, 20)
         ).signed(by: dvKey.privateKey, algorithm: .ecdsaSHA256)
@@ -85,7 +89,8 @@ struct OpenPACEEACPeerTests {
         let keyDER = try pki.terminalKeyDER()
         let cvcaDER = try pki.cvca.encoded
         let initialized = keyDER.withUnsafeBufferPointer { k in
-            cvcaDER.withUnsafeBufferPointer { c in EAC_CTX_init_ta(ctx, k.baseAddress, k.count, c.baseAddress, c.count) }
+            cvcaDER.withUnsafeBufferPointer { c in EAC_CTX_init_ta(ctx, k.baseAddress, k.count, c.baseAddress, c.count)
+            }
         }
         #expect(initialized == 1)
         TA_disable_checks(ctx)
@@ -95,7 +100,9 @@ struct OpenPACEEACPeerTests {
             let dst = CommandAPDU(ins: 0x22, p1: 0x81, p2: 0xB6, data: PeerTLV(tag: 0x83, value: car).encoded)
             #expect(try terminal.transmitProtected(dst).statusWord == .success)
             let body = Array(der.dropFirst(der[2] == 0x82 ? 5 : der[2] == 0x81 ? 4 : 3))
-            #expect(try terminal.transmitProtected(CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: body)).statusWord == .success)
+            #expect(
+                try terminal.transmitProtected(CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: body)).statusWord
+                    == .success)
         }
         _ = try #require(OpenPACE.take(TA_STEP3_generate_ephemeral_key(ctx)))
         // The announced key at field length (OpenPACE's own Comp drops leading zero bytes).
@@ -114,7 +121,9 @@ struct OpenPACEEACPeerTests {
         let idPICC = Array(terminal.piccEphemeralKey[1...32])
         let signature = try #require(
             try withBuf(compressed) { c in try withBuf(idPICC) { i in OpenPACE.take(TA_STEP5_sign(ctx, c, i, nil)) } })
-        #expect(try terminal.transmitProtected(CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: signature)).statusWord == .success)
+        #expect(
+            try terminal.transmitProtected(CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: signature)).statusWord == .success
+        )
         #expect(card.withContext { $0.session.eacAccess.terminalAuthenticated })
         #expect(card.withContext { $0.session.eacAccess.effectiveCHAT?.accessRights } == [.readDG4])
 
@@ -125,7 +134,9 @@ struct OpenPACEEACPeerTests {
             data: PeerTLV(tag: 0x80, value: caOID).encoded + PeerTLV(tag: 0x84, value: [0x41]).encoded)
         #expect(try terminal.transmitProtected(caSetAT).statusWord == .success)
         let ga = try terminal.transmitProtected(
-            CommandAPDU(ins: 0x86, p1: 0, p2: 0, data: PeerTLV(tag: 0x7C, value: PeerTLV(tag: 0x80, value: ephemeral).encoded).encoded, ne: 256))
+            CommandAPDU(
+                ins: 0x86, p1: 0, p2: 0,
+                data: PeerTLV(tag: 0x7C, value: PeerTLV(tag: 0x80, value: ephemeral).encoded).encoded, ne: 256))
         #expect(ga.statusWord == .success)
         let outer = try PeerTLV.parseAll(ga.data)
         let inner = try PeerTLV.parseAll(try #require(outer.first).value)
@@ -171,7 +182,8 @@ struct OpenPACEEACPeerTests {
         #expect(throws: TerminalAuthenticationError.refused(step: .externalAuthenticate, .verificationFailed)) {
             try TerminalAuthentication(channel: card).run(
                 chain: [pki.cvca, pki.dv, pki.terminal], cardTrustPoints: ["DEPEERCVCA00001"], idPICC: card.idPICC,
-                ephemeralKey: ephemeral.publicKey, signer: KeyTerminalSigner(privateKey: other, algorithm: .ecdsaSHA256))
+                ephemeralKey: ephemeral.publicKey, signer: KeyTerminalSigner(privateKey: other, algorithm: .ecdsaSHA256)
+            )
         }
         #expect(!card.terminalAuthenticated)
     }
@@ -246,7 +258,8 @@ final class OpenPACEEACCard: CardChannel {
         case (0x86, 0x00, 0x00):
             guard terminalAuthenticated, let compressedKey,
                 let outer = try? PeerTLV.parseAll(command.data), outer.count == 1, outer[0].tag == 0x7C,
-                let inner = try? PeerTLV.parseAll(outer[0].value), let key = inner.first(where: { $0.tag == 0x80 })?.value
+                let inner = try? PeerTLV.parseAll(outer[0].value),
+                let key = inner.first(where: { $0.tag == 0x80 })?.value
             else { return sw(0x6985) }
             let matches = try OpenPACE.withBuffer(compressedKey) { c in
                 try OpenPACE.withBuffer(key) { CA_STEP3_check_pcd_pubkey(ctx, c, $0) }
@@ -261,7 +274,8 @@ final class OpenPACEEACCard: CardChannel {
                 let enc = OpenPACE.copy(eid_ca_k_enc(ctx)), let mac = OpenPACE.copy(eid_ca_k_mac(ctx))
             else { return sw(0x6F00) }
             chipAuthenticationKeys = (enc, mac)
-            let data = PeerTLV(tag: 0x7C, value: PeerTLV(tag: 0x81, value: n).encoded + PeerTLV(tag: 0x82, value: t).encoded)
+            let data = PeerTLV(
+                tag: 0x7C, value: PeerTLV(tag: 0x81, value: n).encoded + PeerTLV(tag: 0x82, value: t).encoded)
             return ResponseAPDU(data: data.encoded, statusWord: .success)
         default: return sw(0x6D00)
         }

@@ -33,7 +33,9 @@ struct ManageSecurityEnvironmentHandler: CardCommandHandler {
                 try context.withTerminalAuthentication { try $0.setDST(data: command.data) }
             } else {
                 let chat = context.session.paceCHAT
-                try context.withTerminalAuthentication { try $0.setAuthenticationTemplate(data: command.data, paceCHAT: chat) }
+                try context.withTerminalAuthentication {
+                    try $0.setAuthenticationTemplate(data: command.data, paceCHAT: chat)
+                }
             }
             return ResponseAPDU(statusWord: .success)
         default: break

@@ -175,8 +175,10 @@ struct PACEHandler: CardCommandHandler {
         var objects = [TLV(tag: Tag.chipToken, value: chipToken)]
         if run.hasCHAT {
             let tags = [Tag.certificationAuthorityReference1, Tag.certificationAuthorityReference2]
-            let anchors = TerminalAuthenticationCard(trustAnchors: context.trustAnchors, currentDate: context.currentDate)
-                .trustPointReferences
+            let anchors = TerminalAuthenticationCard(
+                trustAnchors: context.trustAnchors, currentDate: context.currentDate
+            )
+            .trustPointReferences
             for (tag, car) in zip(tags, anchors.isEmpty ? certificationAuthorityReferences : anchors) {
                 objects.append(TLV(tag: tag, value: Array(car.utf8)))
             }

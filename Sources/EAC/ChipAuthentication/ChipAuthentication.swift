@@ -43,7 +43,8 @@ public struct ChipAuthentication {
             throw ChipAuthenticationError.ephemeralKeyOnWrongCurve
         }
         try send(.mseSetAT(chipAuthentication: selection.protocol, keyID: selection.keyID), step: .setAT)
-        let response = try send(.generalAuthenticate(chipAuthentication: ephemeralKey.publicKey), step: .generalAuthenticate)
+        let response = try send(
+            .generalAuthenticate(chipAuthentication: ephemeralKey.publicKey), step: .generalAuthenticate)
         guard let data = try? DynamicAuthenticationData(bytes: response.data),
             data.objects.map(\.tag) == [0x81, 0x82], let nonce = data[0x81], let token = data[0x82],
             nonce.count == ChipAuthenticationSteps.nonceLength, token.count == 8

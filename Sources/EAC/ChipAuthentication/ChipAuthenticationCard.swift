@@ -40,7 +40,8 @@ public struct ChipAuthenticationCard: Sendable {
     {
         guard let announcedKey else { throw CardError.statusWord(.conditionsOfUseNotSatisfied) }
         guard let template = try? DynamicAuthenticationData(bytes: data), template.objects.map(\.tag) == [0x80],
-            let encoded = template[0x80], let terminalKey = try? ECPoint(group: staticKey.publicKey.group, encoded: encoded),
+            let encoded = template[0x80],
+            let terminalKey = try? ECPoint(group: staticKey.publicKey.group, encoded: encoded),
             ConstantTime.equals(TerminalAuthenticationSignatureInput.compress(terminalKey), announcedKey)
         else { throw CardError.statusWord(.wrongData) }
         let steps = ChipAuthenticationSteps(protocol: `protocol`)

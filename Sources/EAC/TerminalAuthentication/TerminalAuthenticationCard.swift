@@ -46,7 +46,8 @@ public struct TerminalAuthenticationCard: Sendable {
 
     /// The CHRs of the trust anchors, most recent first: CAR 1 and CAR 2 of PACE step 4.
     public var trustPointReferences: [String] {
-        Array(trustAnchors.sorted { $0.body.effectiveDate > $1.body.effectiveDate }.map(\.body.holderReference).prefix(2))
+        Array(
+            trustAnchors.sorted { $0.body.effectiveDate > $1.body.effectiveDate }.map(\.body.holderReference).prefix(2))
     }
 
     /// MSE:Set DST: selects the key of `car`.
