@@ -221,6 +221,25 @@ struct LoopbackPKI {
         }
     }
 
+    /// An eID client asks for the challenge in EAC1, before the server's certificates arrive.
+    @Test func theChallengeMayComeBeforeTheCertificates() throws {
+        let (paceResult, secure) = try pace()
+        let ta = TerminalAuthentication(channel: secure)
+        let challenge = try ta.getChallenge()
+        try ta.importCertificates([pki.cvca, pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
+        let ephemeral = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
+        try ta.authenticate(
+            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: challenge, ephemeralKey: ephemeral.publicKey,
+            auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        #expect(card.withContext { $0.session.eacAccess.terminalAuthenticated })
+        // A new PACE forgets TA: the access is gone and the imported terminal is unknown again.
+        let (_, again) = try pace()
+        #expect(card.withContext { $0.session.eacAccess } == EACAccess())
+        #expect(
+            try again.transmit(.mseSetDST(authorityReference: "DEDVTEST00001")).statusWord == .referenceDataNotFound)
+    }
+
     @Test func authenticatedAuxiliaryDataIsSigned() throws {
         let (paceResult, _, ta, ephemeral) = try preparedTA()
         let aux = [UInt8](hex: "67177315060904007f00070301040253083230323230373236")!
