@@ -8,6 +8,8 @@
 #include <eac/pace.h>
 #include <eac/objects.h>
 #include <eac/cv_cert.h>
+#include <eac/ca.h>
+#include <eac/ta.h>
 #include <openssl/bn.h>
 #include <openssl/buffer.h>
 #include <openssl/crypto.h>
@@ -58,4 +60,15 @@ static inline int eid_cvc_key_nid(const CVC_CERT *cert) {
     return (cert && cert->body && cert->body->public_key) ? OBJ_obj2nid(cert->body->public_key->oid) : NID_undef;
 }
 
+/* KSenc / KSmac derived by Chip Authentication (CA_STEP5/6; NULL before). Owned by `ctx`. */
+static inline const BUF_MEM *eid_ca_k_enc(const EAC_CTX *ctx) {
+    return (ctx && ctx->ca_ctx && ctx->ca_ctx->ka_ctx) ? ctx->ca_ctx->ka_ctx->k_enc : NULL;
+}
+static inline const BUF_MEM *eid_ca_k_mac(const EAC_CTX *ctx) {
+    return (ctx && ctx->ca_ctx && ctx->ca_ctx->ka_ctx) ? ctx->ca_ctx->ka_ctx->k_mac : NULL;
+}
+
+static inline int eid_eac_id_ca(void) { return EAC_ID_CA; }
+static inline int eid_nid_ca_ecdh_aes128(void) { return NID_id_CA_ECDH_AES_CBC_CMAC_128; }
+static inline int eid_nid_ta_ecdsa_sha256(void) { return NID_id_TA_ECDSA_SHA_256; }
 #endif

@@ -11,6 +11,7 @@
 #include <openssl/err.h>
 #include <openssl/core_names.h>
 #include <openssl/params.h>
+#include <string.h>
 
 /* Initialises a CMAC context (EVP_MAC "CMAC") for `cipher` (e.g. "AES-128-CBC") and `key`.
  * The OSSL_PARAM array only lives for this call, which is all EVP_MAC_init needs.
@@ -90,5 +91,145 @@ static inline size_t eid_ecdsa_plain_to_der(const unsigned char *plain, size_t h
 
 /* OPENSSL_free is a macro. */
 static inline void eid_openssl_free(void *p) { OPENSSL_free(p); }
+
+/* X.509 and CMS SignedData (Sources/EIDCrypto/X509Certificate.swift, CMSSignedData.swift): passive
+ * authentication of EF.CardSecurity and, for the software card, a test CSCA and document signer. */
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
+#include <openssl/cms.h>
+#include <openssl/objects.h>
+
+/* A fresh EC key pair on the named curve `group` (e.g. "brainpoolP256r1"). NULL on failure. */
+static inline EVP_PKEY *eid_ec_pkey_generate(const char *group) {
+    return EVP_PKEY_Q_keygen(NULL, NULL, "EC", group);
+}
+
+/* A certificate for `subject_key` with subject C=`country`, CN=`common_name`, issued by
+ * `issuer` (NULL: self-signed) with `issuer_key`, valid for `days` days from `not_before`
+ * (seconds since the epoch), signed with SHA-256. `is_ca` adds basicConstraints CA:TRUE and
+ * keyUsage keyCertSign, cRLSign; otherwise keyUsage digitalSignature. NULL on failure. */
+static inline X509 *eid_x509_issue(EVP_PKEY *subject_key, const char *country, const char *common_name,
+                                   X509 *issuer, EVP_PKEY *issuer_key, long serial, long long not_before,
+                                   int days, int is_ca) {
+    X509 *cert = X509_new();
+    X509_NAME *name = NULL;
+    X509_EXTENSION *ext = NULL;
+    X509V3_CTX v3;
+    time_t start = (time_t)not_before;
+    int ok = cert != NULL && X509_set_version(cert, X509_VERSION_3)
+        && ASN1_INTEGER_set(X509_get_serialNumber(cert), serial)
+        && X509_time_adj_ex(X509_getm_notBefore(cert), 0, 0, &start) != NULL
+        && X509_time_adj_ex(X509_getm_notAfter(cert), days, 0, &start) != NULL
+        && X509_set_pubkey(cert, subject_key)
+        && (name = X509_NAME_new()) != NULL
+        && X509_NAME_add_entry_by_txt(name, "C", MBSTRING_ASC, (const unsigned char *)country, -1, -1, 0)
+        && X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_UTF8, (const unsigned char *)common_name, -1, -1, 0)
+        && X509_set_subject_name(cert, name)
+        && X509_set_issuer_name(cert, issuer != NULL ? X509_get_subject_name(issuer) : name);
+    if (ok) {
+        X509V3_set_ctx(&v3, issuer != NULL ? issuer : cert, cert, NULL, NULL, 0);
+        const char *usage = is_ca ? "critical,keyCertSign,cRLSign" : "critical,digitalSignature";
+        ok = (ext = X509V3_EXT_conf_nid(NULL, &v3, NID_key_usage, usage)) != NULL && X509_add_ext(cert, ext, -1);
+        X509_EXTENSION_free(ext);
+        if (ok && is_ca) {
+            ok = (ext = X509V3_EXT_conf_nid(NULL, &v3, NID_basic_constraints, "critical,CA:TRUE,pathlen:0")) != NULL
+                && X509_add_ext(cert, ext, -1);
+            X509_EXTENSION_free(ext);
+        }
+        ok = ok && (ext = X509V3_EXT_conf_nid(NULL, &v3, NID_subject_key_identifier, "hash")) != NULL
+            && X509_add_ext(cert, ext, -1);
+        X509_EXTENSION_free(ext);
+        ok = ok && X509_sign(cert, issuer_key, EVP_sha256()) > 0;
+    }
+    X509_NAME_free(name);
+    if (!ok) { X509_free(cert); return NULL; }
+    return cert;
+}
+
+/* DER of a certificate / of a private key (PKCS#8) in a buffer the caller frees with
+ * OPENSSL_free (wiping the key first). Returns the length, or 0 on failure. */
+static inline size_t eid_x509_to_der(X509 *cert, unsigned char **out) {
+    *out = NULL;
+    int n = i2d_X509(cert, out);
+    return n > 0 ? (size_t)n : 0;
+}
+static inline X509 *eid_x509_from_der(const unsigned char *der, size_t len) {
+    const unsigned char *p = der;
+    X509 *cert = d2i_X509(NULL, &p, (long)len);
+    if (cert != NULL && p != der + len) { X509_free(cert); return NULL; }
+    return cert;
+}
+static inline size_t eid_pkey_to_pkcs8(EVP_PKEY *key, unsigned char **out) {
+    *out = NULL;
+    PKCS8_PRIV_KEY_INFO *info = EVP_PKEY2PKCS8(key);
+    if (info == NULL) return 0;
+    int n = i2d_PKCS8_PRIV_KEY_INFO(info, out);
+    PKCS8_PRIV_KEY_INFO_free(info);
+    return n > 0 ? (size_t)n : 0;
+}
+static inline EVP_PKEY *eid_pkey_from_pkcs8(const unsigned char *der, size_t len) {
+    const unsigned char *p = der;
+    return d2i_AutoPrivateKey(NULL, &p, (long)len);
+}
+
+/* CMS SignedData over `content` with eContentType `content_type` (dotted OID), one signer
+ * (`signer`, `key`) with its certificate included, SHA-256, DER out (OPENSSL_free). 0 on failure. */
+static inline size_t eid_cms_sign(const unsigned char *content, size_t len, const char *content_type,
+                                  X509 *signer, EVP_PKEY *key, unsigned char **out) {
+    *out = NULL;
+    size_t result = 0;
+    BIO *in = BIO_new_mem_buf(content, (int)len);
+    CMS_ContentInfo *cms = NULL;
+    ASN1_OBJECT *type = OBJ_txt2obj(content_type, 1);
+    int flags = CMS_BINARY | CMS_PARTIAL | CMS_NOSMIMECAP;
+    if (in != NULL && type != NULL && (cms = CMS_sign(NULL, NULL, NULL, NULL, flags)) != NULL
+        && CMS_set1_eContentType(cms, type)
+        && CMS_add1_signer(cms, signer, key, EVP_sha256(), flags) != NULL
+        && CMS_final(cms, in, NULL, flags)) {
+        int n = i2d_CMS_ContentInfo(cms, out);
+        result = n > 0 ? (size_t)n : 0;
+    }
+    CMS_ContentInfo_free(cms);
+    ASN1_OBJECT_free(type);
+    BIO_free(in);
+    return result;
+}
+
+/* Verifies CMS SignedData `der`: the signature of each signer, and (unless `anchor` is NULL) the
+ * signer certificate's path to `anchor` at time `at` (seconds since the epoch; 0: now).
+ * Returns the encapsulated content (OPENSSL_free) and its length in *content_len, and the
+ * eContentType as a dotted OID in `type_out` (`type_len` bytes); NULL when anything fails. */
+static inline unsigned char *eid_cms_verify(const unsigned char *der, size_t len, X509 *anchor, long long at,
+                                            char *type_out, int type_len, size_t *content_len) {
+    const unsigned char *p = der;
+    CMS_ContentInfo *cms = d2i_CMS_ContentInfo(NULL, &p, (long)len);
+    X509_STORE *store = X509_STORE_new();
+    BIO *out = BIO_new(BIO_s_mem());
+    unsigned char *content = NULL;
+    *content_len = 0;
+    int flags = CMS_BINARY | (anchor == NULL ? CMS_NO_SIGNER_CERT_VERIFY : 0);
+    if (cms != NULL && p == der + len && store != NULL && out != NULL
+        && (anchor == NULL || X509_STORE_add_cert(store, anchor))
+        && OBJ_cmp(CMS_get0_type(cms), OBJ_nid2obj(NID_pkcs7_signed)) == 0) {
+        if (at != 0) {
+            X509_VERIFY_PARAM *param = X509_STORE_get0_param(store);
+            X509_VERIFY_PARAM_set_time(param, (time_t)at);
+        }
+        X509_STORE_set_purpose(store, X509_PURPOSE_ANY);
+        if (CMS_verify(cms, NULL, store, NULL, out, flags) == 1
+            && OBJ_obj2txt(type_out, type_len, CMS_get0_eContentType(cms), 1) > 0) {
+            char *data = NULL;
+            long n = BIO_get_mem_data(out, &data);
+            if (n >= 0 && (content = OPENSSL_malloc(n > 0 ? (size_t)n : 1)) != NULL) {
+                memcpy(content, data, (size_t)n);
+                *content_len = (size_t)n;
+            }
+        }
+    }
+    BIO_free(out);
+    X509_STORE_free(store);
+    CMS_ContentInfo_free(cms);
+    return content;
+}
 
 #endif

@@ -35,7 +35,8 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         for handler: any CardCommandHandler in [
             SelectHandler(), ReadBinaryHandler(),
             ManageSecurityEnvironmentHandler(supportedPACEProtocols: SimulatorSecurityInfos.supportedPACEProtocols),
-            ResetRetryCounterHandler(), PACEHandler(),
+            ResetRetryCounterHandler(), GeneralAuthenticateHandler(), PerformSecurityOperationHandler(),
+            GetChallengeHandler(), ExternalAuthenticateHandler(),
         ] {
             handlers[handler.instruction] = handler
         }

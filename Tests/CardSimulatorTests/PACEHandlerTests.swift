@@ -59,7 +59,7 @@ import Testing
 
         let response = try secure.transmit(Self.readCardSecurity)
         #expect(response.isSuccess)
-        #expect(response.data == SimulatorSecurityInfos.cardSecurityPlaceholder)
+        #expect(response.data == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)))
         #expect(cardSSC(card) == secure.ssc)  // card and terminal count in step
         #expect(try secure.transmit(CommandAPDU.selectFile(0x0101)).statusWord == .fileNotFound)  // errors wrapped too
 

@@ -84,7 +84,9 @@ import Testing
         let card = poweredCard()
         #expect(exchange(card, "00b09d0000") == "6982")
         card.withContext { $0.session.authenticatedPassword = .pin }
-        #expect(exchange(card, "00b09d0000") == SimulatorSecurityInfos.cardSecurityPlaceholder.hexString + "9000")
+        #expect(
+            exchange(card, "00b09d0000") == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)).hexString
+                + "9000")
     }
 
     @Test func mseSetATForEveryPasswordAndPINState() {
@@ -129,7 +131,7 @@ import Testing
         #expect(mse(oid + "830102" + "84010d") == 0x9000)
         #expect(card.withContext { $0.session.paceTemplate?.domainParameterID } == [0x0D])
         #expect(status(card, "0022c1a6" + "03830103") == 0x6A86)  // other P2
-        #expect(status(card, "002281a4" + "03830103") == 0x6A86)  // Set AT for TA: not yet
+        #expect(status(card, "002281a4" + "03830103") == 0x6982)  // Set AT for TA: only after PACE
     }
 
     @Test func errorStatusWords() {

@@ -1,4 +1,5 @@
 import EAC
+import EIDCrypto
 import SmartCard
 import Testing
 
@@ -30,8 +31,15 @@ import Testing
         #expect(SimulatorSecurityInfos.supportedPACEProtocols == [[UInt8](hex: "04007f00070202040202")!])
     }
 
-    @Test func cardSecurityPlaceholderIsDER() throws {
-        let contentInfo = try TLV.parse(SimulatorSecurityInfos.cardSecurityPlaceholder)
-        #expect(try contentInfo.child(0x06)?.value.hexString == "2a864886f70d010702")
+    @Test func cardSecurityIsSignedByTheTestDocumentSignerUnderTheTestCSCA() throws {
+        let infos = try PassiveAuthentication.verify(
+            SimulatorSecurityInfos.defaultCardSecurity, csca: SimulatorTestPKI.csca)
+        #expect(infos == SimulatorSecurityInfos.cardSecurityInfos())
+        let selection = try ChipAuthentication.select(from: infos)
+        #expect(selection.publicKey == SimulatorTestPKI.chipAuthenticationKey.publicKey)
+        #expect(selection.keyID == 65 && selection.protocol == .ecdhAES128)
+        // The committed material decodes, and the signer chains to the CSCA.
+        #expect(try X509Certificate(der: SimulatorTestPKI.documentSigner.der) == SimulatorTestPKI.documentSigner)
+        #expect(try SimulatorTestPKI.cscaKey.pkcs8().count > 0)
     }
 }

@@ -19,7 +19,11 @@ final class OpenPACETerminal {
     }
 
     let channel: CardChannel
-    private let ctx: UnsafeMutablePointer<EAC_CTX>
+    let ctx: UnsafeMutablePointer<EAC_CTX>
+    /// The complete 7F4C CHAT for MSE:Set AT (PACE for Terminal Authentication), or nil.
+    var chat: [UInt8]?
+    /// The card's ephemeral PACE public key (step 3), for ID_PICC.
+    private(set) var piccEphemeralKey: [UInt8] = []
     private let secret: UnsafeMutablePointer<PACE_SEC>
     private let passwordReference: UInt8
     private(set) var isEstablished = false
@@ -70,7 +74,8 @@ final class OpenPACETerminal {
         }
         let mse = CommandAPDU(
             ins: 0x22, p1: 0xC1, p2: 0xA4,
-            data: PeerTLV(tag: 0x80, value: oid).encoded + PeerTLV(tag: 0x83, value: [passwordReference]).encoded)
+            data: PeerTLV(tag: 0x80, value: oid).encoded + PeerTLV(tag: 0x83, value: [passwordReference]).encoded
+                + (chat ?? []))
         let setAT = try channel.transmit(mse).statusWord
         guard setAT.isSuccess || setAT.sw1 == 0x63 else { throw Failure.refused(step: 0, setAT) }
 
@@ -93,6 +98,7 @@ final class OpenPACETerminal {
             throw Failure.openPACE("PACE_STEP3B_generate_ephemeral_key")
         }
         let piccKey = try exchange(step: 3, PeerTLV(tag: 0x83, value: pcdKey), expect: 0x84)
+        piccEphemeralKey = piccKey
         guard try OpenPACE.withBuffer(piccKey, { PACE_STEP3B_compute_shared_secret(ctx, $0) }) == 1 else {
             throw Failure.openPACE("PACE_STEP3B_compute_shared_secret")
         }
@@ -128,6 +134,13 @@ final class OpenPACETerminal {
             isEstablished = false
             ERR_clear_error()
             throw Failure.secureMessaging
+        }
+    }
+
+    /// Switches OpenPACE's secure messaging to the keys of Chip Authentication, SSC 0.
+    func switchToChipAuthenticationKeys() throws {
+        guard EAC_CTX_set_encryption_ctx(ctx, eid_eac_id_ca()) == 1, EAC_reset_ssc(ctx) == 1 else {
+            throw Failure.openPACE("EAC_CTX_set_encryption_ctx")
         }
     }
 

@@ -30,7 +30,7 @@ struct SimulatedCardPeerTests {
         for _ in 0..<2 {
             let response = try terminal.transmitProtected(CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 256))
             #expect(response.statusWord == .success)
-            #expect(response.data == SimulatorSecurityInfos.cardSecurityPlaceholder)
+            #expect(response.data == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)))
         }
         // A short read: DO'97 with Le < 256, answered 6282 (end of file) under protection.
         let partial = try terminal.transmitProtected(CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0x10, ne: 255))
@@ -58,6 +58,6 @@ struct SimulatedCardPeerTests {
             channel: channel, cardAccess: cardAccess, password: "123123", type: PACE_CAN)
         try terminal.establish()
         let response = try terminal.transmitProtected(CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 256))
-        #expect(response.data == SimulatorSecurityInfos.cardSecurityPlaceholder)
+        #expect(response.data == Array(SimulatorSecurityInfos.defaultCardSecurity.prefix(256)))
     }
 }

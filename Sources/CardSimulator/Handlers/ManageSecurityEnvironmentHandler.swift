@@ -1,8 +1,9 @@
 import EAC
 import SmartCard
 
-/// MSE (22). Phase 1 knows Set AT for PACE (P1P2 C1 A4); Set AT for TA (81 A4) and CA (41 A4)
-/// come with those protocols. Other P1P2 → 6A86.
+/// MSE (22): Set AT for PACE (P1P2 C1 A4), and after PACE Set DST (81 B6) and Set AT for TA
+/// (81 A4) by `TerminalAuthenticationCard`'s rules and Set AT for CA (41 A4) by
+/// `ChipAuthenticationCard`'s; those three need PACE in this session (else 6982). Other P1P2 → 6A86.
 ///
 /// Set AT for PACE is read by the terminal's own type, `PACEAuthenticationTemplate(command:
 /// offeredProtocols:)`, whose errors are the card's answers: no data → 6700 (AusweisApp2
@@ -20,7 +21,27 @@ struct ManageSecurityEnvironmentHandler: CardCommandHandler {
     let supportedPACEProtocols: [[UInt8]]
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
-        // Other P1P2 (Set AT for TA and CA, later) → 6A86 from the template's reader.
+        switch (command.p1, command.p2) {
+        case (0x81, 0xB6), (0x81, 0xA4), (0x41, 0xA4):
+            guard context.session.authenticatedPassword != nil else {
+                throw CardError.statusWord(.securityStatusNotSatisfied)
+            }
+            if command.p1 == 0x41 {
+                try context.chipAuthentication.setAuthenticationTemplate(data: command.data)
+                context.session.protocolState[ChipAuthenticationHandler.stateKey] = true
+            } else if command.p2 == 0xB6 {
+                try context.withTerminalAuthentication { try $0.setDST(data: command.data) }
+            } else {
+                let chat = context.session.paceCHAT
+                try context.withTerminalAuthentication {
+                    try $0.setAuthenticationTemplate(data: command.data, paceCHAT: chat)
+                }
+            }
+            return ResponseAPDU(statusWord: .success)
+        default: break
+        }
+        // Other P1P2 → 6A86 from the template's reader.
+        context.session.protocolState[ChipAuthenticationHandler.stateKey] = nil
         let template = try PACEAuthenticationTemplate(
             command: command, offeredProtocols: supportedPACEProtocols.compactMap { try? OID(derValue: $0) })
         context.session.paceTemplate = template

@@ -36,7 +36,7 @@ struct PACEHandler: CardCommandHandler {
 
     /// The only domain parameters the card offers (EF.CardAccess): brainpoolP256r1.
     var domainParameterID = SimulatorSecurityInfos.brainpoolP256r1ParameterID
-    /// CAR 1 (87) and optionally CAR 2 (88): the CVCA references the card trusts.
+    /// CAR 1 (87) and optionally CAR 2 (88) when the card has no trust anchors (else their CHRs).
     var certificationAuthorityReferences = ["DETESTeID00005", "DETESTeID00004"]
     /// Where the card's ephemeral private keys come from (random; tests may fix them).
     var privateKey: @Sendable (PACEKeyPurpose, ECGroup) throws -> ECPrivateKey = { _, group in
@@ -107,7 +107,7 @@ struct PACEHandler: CardCommandHandler {
         // The run keeps s in zeroing storage until step 2 (or the run's end) drops it.
         context.session.protocolState[PACERun.key] = PACERun(
             steps: steps, password: template.password, hasCHAT: template.chat != nil,
-            stage: .nonceSent(nonce: Secret(consuming: &nonce)))
+            chat: template.chat.flatMap { try? CHAT(encoded: $0) }, stage: .nonceSent(nonce: Secret(consuming: &nonce)))
         return PACEHandler.answer([TLV(tag: Tag.encryptedNonce, value: encrypted)])
     }
 
@@ -166,10 +166,20 @@ struct PACEHandler: CardCommandHandler {
         context.session.authenticatedPassword = run.password
         if run.password == .can { context.session.canVerified = true }
         context.session.pendingSecureMessaging = AESSecureMessaging(keys: keys)
+        // A new PACE starts Terminal and Chip Authentication afresh.
+        context.session.paceCHAT = run.chat
+        context.session.idPICC = ephemeralKey.publicKey.x
+        context.session.eacAccess = EACAccess()
+        context.session.protocolState[TerminalAuthenticationCard.stateKey] = nil
+        context.session.protocolState[ChipAuthenticationHandler.stateKey] = nil
         var objects = [TLV(tag: Tag.chipToken, value: chipToken)]
         if run.hasCHAT {
             let tags = [Tag.certificationAuthorityReference1, Tag.certificationAuthorityReference2]
-            for (tag, car) in zip(tags, certificationAuthorityReferences) {
+            let anchors = TerminalAuthenticationCard(
+                trustAnchors: context.trustAnchors, currentDate: context.currentDate
+            )
+            .trustPointReferences
+            for (tag, car) in zip(tags, anchors.isEmpty ? certificationAuthorityReferences : anchors) {
                 objects.append(TLV(tag: tag, value: Array(car.utf8)))
             }
         }

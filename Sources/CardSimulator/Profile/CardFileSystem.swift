@@ -57,8 +57,8 @@ public struct CardFileSystem: Equatable, Sendable {
         self.dedicatedFiles = dedicatedFiles
     }
 
-    /// The eID card's files with `cardAccess` as EF.CardAccess and a placeholder EF.CardSecurity.
-    public init(cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.cardSecurityPlaceholder) {
+    /// The eID card's files with `cardAccess` as EF.CardAccess and `cardSecurity` as EF.CardSecurity.
+    public init(cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.defaultCardSecurity) {
         self.init(
             dedicatedFiles: [
                 DedicatedFile(

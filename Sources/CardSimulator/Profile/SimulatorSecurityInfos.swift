@@ -33,13 +33,31 @@ public enum SimulatorSecurityInfos {
     /// The default content of EF.CardAccess.
     public static let cardAccess: [UInt8] = securityInfos.der
 
-    /// A stand-in for EF.CardSecurity until Chip Authentication exists: a CMS ContentInfo of
-    /// type signedData with an empty SEQUENCE as content. Not signed.
-    public static let cardSecurityPlaceholder: [UInt8] = TLV(
-        tag: 0x30,
-        children: [
-            OID.signedData.tlv,
-            TLV(tag: 0xA0, children: [TLV(tag: 0x30, value: [])]),
-        ]
-    ).bytes
+    /// The card's Chip Authentication: id-CA-ECDH-AES-CBC-CMAC-128, key id 65, the TEST ONLY
+    /// static key of `SimulatorTestPKI`.
+    public static let chipAuthentication = ChipAuthenticationCard(
+        protocol: .ecdhAES128, keyID: chipAuthenticationKeyID, staticKey: SimulatorTestPKI.chipAuthenticationKey)
+
+    /// The SecurityInfos of EF.CardSecurity: those of EF.CardAccess and the
+    /// ChipAuthenticationPublicKeyInfo of `chipAuthentication`.
+    public static func cardSecurityInfos(
+        cardAccess: SecurityInfos = securityInfos, chipAuthentication: ChipAuthenticationCard = chipAuthentication
+    ) -> SecurityInfos {
+        let keyInfos = chipAuthentication.securityInfos(domainParameterID: brainpoolP256r1ParameterID).filter {
+            if case .chipAuthenticationPublicKey = $0 { return true } else { return false }
+        }
+        return SecurityInfos(cardAccess.infos + keyInfos)
+    }
+
+    /// EF.CardSecurity: `cardSecurityInfos()` as CMS SignedData by the TEST ONLY document signer.
+    public static func cardSecurity(
+        cardAccess: SecurityInfos = securityInfos, chipAuthentication: ChipAuthenticationCard = chipAuthentication
+    ) throws -> [UInt8] {
+        try PassiveAuthentication.sign(
+            cardSecurityInfos(cardAccess: cardAccess, chipAuthentication: chipAuthentication),
+            signer: SimulatorTestPKI.documentSigner, key: SimulatorTestPKI.documentSignerKey)
+    }
+
+    /// The default EF.CardSecurity, signed once per process.
+    public static let defaultCardSecurity: [UInt8] = (try? cardSecurity()) ?? []
 }

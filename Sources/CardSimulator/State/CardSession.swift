@@ -19,6 +19,12 @@ public struct CardSession: Sendable {
     /// command has gone out: PACE step 4 answers unprotected (or, inside secure messaging, under
     /// the old keys) and only then do its keys apply. The card installs it after every command.
     public var pendingSecureMessaging: (any CardSecureMessaging)?
+    /// The CHAT of MSE:Set AT of the last successful PACE (nil: PACE without a CHAT, no TA).
+    public var paceCHAT: CHAT?
+    /// ID_PICC of the last successful PACE: the x-coordinate of the card's ephemeral key.
+    public var idPICC: [UInt8]?
+    /// What Terminal and Chip Authentication established in this session.
+    public var eacAccess = EACAccess()
     /// State that later protocol steps (PACE, TA, CA) keep between their commands, by name.
     public var protocolState: [String: any Sendable] = [:]
 

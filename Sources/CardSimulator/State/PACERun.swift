@@ -22,6 +22,8 @@ struct PACERun: Sendable, CustomStringConvertible {
     let password: PACEPasswordType
     /// Whether MSE:Set AT carried a CHAT (PACE for Terminal Authentication: step 4 names CARs).
     let hasCHAT: Bool
+    /// The CHAT of MSE:Set AT, for Terminal Authentication's effective rights.
+    var chat: CHAT? = nil
     var stage: Stage
 
     /// The General Authenticate step the card expects next (2...4).
