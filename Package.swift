@@ -36,8 +36,11 @@ let package = Package(
         .target(name: "PCSC", dependencies: ["CPCSC", "SmartCard"]),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"]),
         .target(name: "EAC", dependencies: ["SmartCard", "EIDCrypto"]),
+        // The project's test PKI (TEST ONLY): the committed test CVCA and fresh DV/terminal
+        // certificates; eid-sim's default trust anchor, the tests' and the test server's issuer.
+        .target(name: "TestPKI", dependencies: ["EAC", "EIDCrypto", "SmartCard"]),
         .target(
-            name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON"]
+            name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON", "TestPKI"]
         ),
         .target(name: "SDK", dependencies: ["SmartCard", "OrderedJSON"]),
         .target(
@@ -56,6 +59,13 @@ let package = Package(
         // In-process figures for `make bench`; not installed.
         .executableTarget(
             name: "eid-bench", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+        ),
+        // Re-creates the committed test CVCA (`make test-pki`) and issues test certificates; not installed.
+        .executableTarget(
+            name: "eid-test-pki",
+            dependencies: [
+                "TestPKI", "EAC", "SmartCard", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "eid-sim",
@@ -79,8 +89,9 @@ let package = Package(
         .testTarget(
             name: "EACTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "TestVectors"]
         ),
+        .testTarget(name: "TestPKITests", dependencies: ["TestPKI", "EAC", "EIDCrypto"]),
         .testTarget(
-            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard", "TestPKI"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(
@@ -89,7 +100,8 @@ let package = Package(
         .testTarget(name: "EndToEndTests"),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
-            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE"]
+            name: "PeerTests",
+            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "TestPKI"]
         ),
     ]
 )
