@@ -36,8 +36,6 @@ struct PACEHandler: CardCommandHandler {
 
     /// The only domain parameters the card offers (EF.CardAccess): brainpoolP256r1.
     var domainParameterID = SimulatorSecurityInfos.brainpoolP256r1ParameterID
-    /// CAR 1 (87) and optionally CAR 2 (88): the CVCA references the card trusts.
-    var certificationAuthorityReferences = ["DETESTeID00005", "DETESTeID00004"]
     /// Where the card's ephemeral private keys come from (random; tests may fix them).
     var privateKey: @Sendable (PACEKeyPurpose, ECGroup) throws -> ECPrivateKey = { _, group in
         try ECPrivateKey(randomIn: group)
@@ -164,12 +162,17 @@ struct PACEHandler: CardCommandHandler {
         let chipToken = try keys.withMACKey { try steps.authenticationToken(macKey: $0, over: terminalKey) }
         _ = context.passwords.recordAttempt(run.password, succeeded: true)
         context.session.authenticatedPassword = run.password
+        // A new PACE starts Extended Access Control afresh, with the CHAT of its MSE:Set AT.
+        context.session.paceCHAT = context.session.paceTemplate?.chat.flatMap { try? CHAT(encoded: $0) }
+        context.session.eacAccess = EACAccess()
+        context.session.authenticatedAuxiliaryData = nil
         if run.password == .can { context.session.canVerified = true }
         context.session.pendingSecureMessaging = AESSecureMessaging(keys: keys)
         var objects = [TLV(tag: Tag.chipToken, value: chipToken)]
         if run.hasCHAT {
             let tags = [Tag.certificationAuthorityReference1, Tag.certificationAuthorityReference2]
-            for (tag, car) in zip(tags, certificationAuthorityReferences) {
+            // CAR 1 (87) and CAR 2 (88): the CVCAs the card trusts, the current one first.
+            for (tag, car) in zip(tags, context.trustAnchors.map(\.body.holderReference)) {
                 objects.append(TLV(tag: tag, value: Array(car.utf8)))
             }
         }
