@@ -5,10 +5,11 @@ import SmartCard
 /// AUTH-PROTOCOL 5.2): the data field is an auxiliary data OID (`06 09 04007f00070301040n`),
 /// and the card compares its data groups with the value Terminal Authentication authenticated
 /// for that OID (`CardSession.authenticatedAuxiliaryData`):
-/// - id-DateOfBirth (age): passes when DG8 ≤ the date (unknown DG8 digits count as 9, the
-///   latest possible birth date); needs the right age verification;
-/// - id-DateOfExpiry (document validity): passes when DG3 ≥ the date (unknown digits as 0);
-///   the CHAT has no right for it, every authenticated terminal may ask;
+/// - id-DateOfBirth (age): passes when DG8 ≤ the date; an unknown month or day (spaces or 00)
+///   counts as the latest possible (12, 31), so a partly known birth date never passes too
+///   early; needs the right age verification;
+/// - id-DateOfExpiry (document validity): passes when DG3 ≥ the date (an unknown month or day
+///   as 01); the CHAT has no right for it, every authenticated terminal may ask;
 /// - id-CommunityID: passes when DG18's octets start with the value; needs the right
 ///   community-ID verification.
 /// 9000 passes, 6300 fails (also when the data group is missing or not a date). Before
@@ -38,12 +39,12 @@ struct VerifyHandler: CardCommandHandler {
             guard case .ageVerification(let date)? = elements.first(where: { $0.identifier == oid }) else {
                 throw CardError.statusWord(.referenceDataNotFound)
             }
-            passes = VerifyHandler.date(dataGroups[8], unknownDigit: "9").map { $0 <= date.asciiDigits } ?? false
+            passes = VerifyHandler.date(dataGroups[8], latest: true).map { $0 <= date.asciiDigits } ?? false
         case Element.idDateOfExpiry:
             guard case .documentValidity(let date)? = elements.first(where: { $0.identifier == oid }) else {
                 throw CardError.statusWord(.referenceDataNotFound)
             }
-            passes = VerifyHandler.date(dataGroups[3], unknownDigit: "0").map { $0 >= date.asciiDigits } ?? false
+            passes = VerifyHandler.date(dataGroups[3], latest: false).map { $0 >= date.asciiDigits } ?? false
         case Element.idCommunityID:
             guard access.grants(.communityIDVerification) else {
                 throw CardError.statusWord(.securityStatusNotSatisfied)
@@ -58,11 +59,18 @@ struct VerifyHandler: CardCommandHandler {
         return ResponseAPDU(statusWord: passes ? .success : .authenticationFailed)
     }
 
-    /// The eight ASCII digits of a date data group (NumericString YYYYMMDD), unknown digits
-    /// (spaces) replaced by `unknownDigit`; nil when the content is not such a date.
-    static func date(_ content: [UInt8]?, unknownDigit: Character) -> [UInt8]? {
+    /// The eight ASCII digits YYYYMMDD of a date data group (NumericString), an unknown month
+    /// or day (two spaces or 00) replaced by the `latest` (12, 31) or earliest (01) possible;
+    /// nil when the content is not such a date or the year is unknown.
+    static func date(_ content: [UInt8]?, latest: Bool) -> [UInt8]? {
         guard let value = content.flatMap(EIDDataGroup.innerValue), value.count == 8 else { return nil }
-        let digits = value.map { $0 == 0x20 ? unknownDigit.asciiValue! : $0 }
+        let year = Array(value[0..<4])
+        var month = Array(value[4..<6])
+        var day = Array(value[6..<8])
+        let unknown: Set<[UInt8]> = [[0x20, 0x20], [0x30, 0x30]]
+        if unknown.contains(month) { month = Array((latest ? "12" : "01").utf8) }
+        if unknown.contains(day) { day = Array((latest ? "31" : "01").utf8) }
+        let digits = year + month + day
         guard digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
         return digits
     }

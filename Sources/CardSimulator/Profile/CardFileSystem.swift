@@ -105,17 +105,21 @@ public struct CardFileSystem: Equatable, Sendable {
         dedicatedFiles.firstIndex { $0.applicationID == applicationID }
     }
 
-    /// The file at `selection`, if an EF is selected.
+    /// The file at `selection`, if an EF is selected: in the selected DF, else in the MF (an MF
+    /// file read by short file identifier from an application).
     public func file(at selection: Selection) -> ElementaryFile? {
-        selection.elementaryFileID.flatMap { dedicatedFiles[selection.dedicatedFile].file(id: $0) }
+        selection.elementaryFileID.flatMap {
+            dedicatedFiles[selection.dedicatedFile].file(id: $0) ?? dedicatedFiles[0].file(id: $0)
+        }
     }
 
     /// The file with short identifier `sfi` in the current DF, else in the MF (where
-    /// EF.CardAccess lives, which terminals read by SFI whatever is selected).
+    /// EF.CardAccess lives, which terminals read by SFI whatever is selected). The current DF
+    /// stays: reading EF.CardSecurity from the eID application does not leave it.
     public func locate(shortID sfi: UInt8, from dedicatedFile: Int) -> Selection? {
         for df in [dedicatedFile, 0] {
             if let ef = dedicatedFiles[df].file(shortID: sfi) {
-                return Selection(dedicatedFile: df, elementaryFileID: ef.fileID)
+                return Selection(dedicatedFile: dedicatedFile, elementaryFileID: ef.fileID)
             }
         }
         return nil
