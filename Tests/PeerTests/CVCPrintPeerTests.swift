@@ -175,11 +175,17 @@ extension CalendarDate {
 /// every DV and terminal certificate it issues.
 @Suite("Peer: OpenPACE cvc-print reads the project's test PKI")
 struct TestPKICVCPrintPeerTests {
-    @Test func readsAndVerifiesTheCommittedCVCAAndFreshlyIssuedCertificates() throws {
+    /// The committed CVCA, and a new one as `make test-pki` would make it.
+    static func authorities() throws -> [TestCertificateAuthority] {
+        [TestCertificateAuthority.project, try TestCertificateAuthority.generateProjectCVCA()]
+    }
+
+    @Test(arguments: try authorities())
+    func readsAndVerifiesTheCVCAAndFreshlyIssuedCertificates(authority: TestCertificateAuthority) throws {
         let description = try CertificateDescription(
             issuerName: "eid test DV", issuerURL: "https://dv.eid.test", subjectName: "eid test service",
             subjectURL: "https://service.eid.test", termsOfUsage: .plainText("TEST ONLY"))
-        let terminal = try TestCertificateAuthority.project.issueTerminal(description: description)
+        let terminal = try authority.issueTerminal(description: description)
         let dir = try TemporaryDirectory()
         let trusted = try dir.subdirectory("cvc")
         for certificate in [terminal.cvca] + terminal.chain {
