@@ -7,7 +7,8 @@ import PackageDescription
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
-//   EAC                  SecurityInfos, PACE, secure messaging
+//   EAC                  SecurityInfos, PACE, secure messaging, CV certificates
+//   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;

@@ -132,9 +132,7 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         }
         var response: ResponseAPDU
         if let handler = handlers[command.ins] {
-            if command.cla & 0x80 != 0 && !handler.acceptsProprietaryClass {
-                response = ResponseAPDU(statusWord: .classNotSupported)
-            } else if command.isChained && !handler.acceptsChaining {
+            if command.isChained && !handler.acceptsChaining {
                 response = ResponseAPDU(statusWord: StatusWord(rawValue: 0x6884))
             } else {
                 do {

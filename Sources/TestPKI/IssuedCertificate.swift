@@ -40,7 +40,8 @@ public struct IssuedCertificate: Sendable {
         let keyPair = try ECKeyPair.generate(group: issuer.keyPair.privateKey.group)
         let certificate = try CVCertificateBody(
             authorityReference: issuer.holderReference,
-            publicKey: try CVPublicKey(algorithm: algorithm, point: keyPair.publicKey, includingDomainParameters: false),
+            publicKey: try CVPublicKey(
+                algorithm: algorithm, point: keyPair.publicKey, includingDomainParameters: false),
             holderReference: holderReference, chat: chat, effectiveDate: effectiveDate,
             expirationDate: expirationDate, extensions: extensions
         ).signed(by: issuer.keyPair.privateKey, algorithm: algorithm)

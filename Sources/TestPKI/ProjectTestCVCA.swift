@@ -17,11 +17,9 @@ extension TestCertificateAuthority {
         "af58c8eabc7960a7944bce0ea58ae3c89c28b9bfebfbbce95336f09c268b328701015f20104445454944544553544341",
         "30303030317f4c12060904007f0007030102025305ffffffffff5f25060206010102035f24060506010102035f37402d",
         "0e68eb9a1b3f603585062035acaf83d92e6b7df7fed6c68af2ef9c5b9b891a0f1aaade05335fd340e7eeeee8c2aee36b",
-        "a1de50ae8b0db3327d60fc583d3724"
+        "a1de50ae8b0db3327d60fc583d3724",
     ].joined()
 
     /// The private key scalar, hex. TEST ONLY.
-    static let projectPrivateKeyHex = [
-        "1c3489803369ec488255d968ac8167f13b3cd508253337812ab88d94e25bd239"
-    ].joined()
+    static let projectPrivateKeyHex = "1c3489803369ec488255d968ac8167f13b3cd508253337812ab88d94e25bd239"
 }

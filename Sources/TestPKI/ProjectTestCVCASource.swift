@@ -19,12 +19,15 @@ extension TestCertificateAuthority {
     /// The Swift source of `ProjectTestCVCA.swift` holding this CVCA's certificate and private
     /// key (what `eid-test-pki generate-cvca` writes).
     public func projectSource() throws -> String {
-        func wrapped(_ hex: String) -> String {
-            stride(from: 0, to: hex.count, by: 96).map { start -> String in
+        /// A Swift string literal of `hex`: one line, or an array of 96-digit lines joined.
+        func literal(_ hex: String) -> String {
+            guard hex.count > 96 else { return "\"" + hex + "\"" }
+            let lines = stride(from: 0, to: hex.count, by: 96).map { start -> String in
                 let from = hex.index(hex.startIndex, offsetBy: start)
                 let to = hex.index(from, offsetBy: min(96, hex.count - start))
-                return "        \"" + hex[from..<to] + "\""
-            }.joined(separator: ",\n")
+                return "        \"" + hex[from..<to] + "\","
+            }
+            return "[\n" + lines.joined(separator: "\n") + "\n    ].joined()"
         }
         let body = certificate.body
         return """
@@ -37,14 +40,10 @@ extension TestCertificateAuthority {
 
             extension TestCertificateAuthority {
                 /// The certificate (7F21), hex.
-                static let projectCertificateHex = [
-            \(wrapped(try certificate.encoded.hexString))
-                ].joined()
+                static let projectCertificateHex = \(literal(try certificate.encoded.hexString))
 
                 /// The private key scalar, hex. TEST ONLY.
-                static let projectPrivateKeyHex = [
-            \(wrapped(try keyPair.privateKey.rawScalar().hexString))
-                ].joined()
+                static let projectPrivateKeyHex = \(literal(try keyPair.privateKey.rawScalar().hexString))
             }
 
             """

@@ -6,7 +6,9 @@ public struct TestTerminal: Sendable {
     /// What a test terminal may do unless told otherwise: read every data group of the eID
     /// application, age and community-ID verification, restricted identification, CAN allowed.
     public static let defaultRights: Set<AccessRight> = Set(
-        AccessRight.allCases.filter { (AccessRight.readDG1.rawValue...AccessRight.readDG21.rawValue).contains($0.rawValue) }
+        AccessRight.allCases.filter {
+            (AccessRight.readDG1.rawValue...AccessRight.readDG21.rawValue).contains($0.rawValue)
+        }
     ).union([.ageVerification, .communityIDVerification, .restrictedIdentification, .canAllowed])
 
     public let cvca: CVCertificate

@@ -32,8 +32,13 @@ struct GenerateCVCA: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the Swift source.", valueName: "file"))
     var output = "Sources/TestPKI/ProjectTestCVCA.swift"
 
+    @Flag(
+        name: .customLong("keep-key"),
+        help: "Write the committed CVCA again (same key and certificate), e.g. after the file's format changed.")
+    var keepKey = false
+
     func run() throws {
-        let cvca = try TestCertificateAuthority.generateProjectCVCA()
+        let cvca = keepKey ? TestCertificateAuthority.project : try TestCertificateAuthority.generateProjectCVCA()
         try write(Array(try cvca.projectSource().utf8), to: output)
         print("\(output): test CVCA \(cvca.holderReference), valid to \(cvca.certificate.body.expirationDate)")
     }

@@ -59,7 +59,10 @@ import Testing
         (#"{"dataGroups": {"DG3": "2034-06-30"}}"#, #"field "dataGroups.DG3": must be a date YYYYMMDD"#),
         (#"{"dataGroups": {"DG1": "ÄD"}}"#, #"field "dataGroups.DG1": must be a PrintableString"#),
         (#"{"dataGroups": {"DG12": "x"}}"#, #"field "dataGroups.DG12": has no text form"#),
-        (#"{"dataGroups": {"DG4": {"der": "650100"}}}"#, #"field "dataGroups.DG4": must be one DER object with tag 64"#),
+        (
+            #"{"dataGroups": {"DG4": {"der": "650100"}}}"#,
+            #"field "dataGroups.DG4": must be one DER object with tag 64"#
+        ),
         (#"{"dataGroups": {"DG4": 4}}"#, #"field "dataGroups.DG4": must be a string, an object or null"#),
         (#"{"dataGroups": {"DG4": {"city": "X", "country": "D"}}}"#, #"field "dataGroups.DG4": is not a place"#),
         (#"{"dataGroups": {"DG17": {"city": "X"}}}"#, #"field "dataGroups.DG17": must be {"der": hex} or a place"#),

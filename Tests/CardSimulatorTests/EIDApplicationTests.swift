@@ -1,4 +1,5 @@
 import EAC
+import EIDCrypto
 import SmartCard
 import Testing
 
@@ -242,5 +243,38 @@ import Testing
         #expect(exchange(card, Self.verifyAge) == "6300")
         #expect(exchange(card, Self.verifyValidity) == "6300")
         #expect(exchange(card, Self.verifyCommunity) == "6300")
+    }
+}
+
+/// The eID application inside secure messaging, as a terminal reaches it after PACE: VERIFY
+/// travels with CLA 8C and READ BINARY with 0C, each MAC-checked by the terminal's side.
+@Suite struct EIDApplicationSecureMessagingTests {
+    @Test func verifyAndReadBinaryWorkInsideSecureMessaging() throws {
+        let channel = SimulatedCardChannel()
+        let chat = CHAT(role: .terminal, rights: [.readDG4, .ageVerification])
+        let secure = try PACE(
+            channel: channel, protocol: .ecdhGenericMappingAES128, domainParameterID: 13, password: .pin("123456"),
+            chat: chat.encoded
+        ).establishSecureMessaging().channel
+        #expect(channel.card.withContext { $0.session.paceCHAT } == chat)
+        let selectEID = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: CardApplication.eID)
+        #expect(try secure.transmit(selectEID).statusWord == .success)
+        let readDG4 = CommandAPDU.readBinary(shortFileID: 4)
+        let verifyAge = CommandAPDU(
+            cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: AuthenticatedAuxiliaryData.Element.idDateOfBirth.tlv.bytes)
+        // PACE alone opens nothing.
+        #expect(try secure.transmit(readDG4).statusWord == .securityStatusNotSatisfied)
+        #expect(try secure.transmit(verifyAge).statusWord == .securityStatusNotSatisfied)
+        // As TA and CA would leave it (TA/CA restart secure messaging; here the PACE keys stay).
+        channel.card.withContext {
+            $0.session.eacAccess = EACAccess(effectiveCHAT: chat, terminalAuthenticated: true, chipAuthenticated: true)
+            $0.session.authenticatedAuxiliaryData = AuthenticatedAuxiliaryData([
+                .ageVerification(CalendarDate(year: 2008, month: 11, day: 23)!)
+            ])
+        }
+        let dg4 = try secure.transmit(readDG4)
+        #expect(dg4.statusWord == .success && dg4.data == EIDSampleData.dataGroups[4])
+        #expect(try secure.transmit(verifyAge).statusWord == .success)
+        #expect(try secure.transmit(CommandAPDU.readBinary(shortFileID: 5)).statusWord == .securityStatusNotSatisfied)
     }
 }

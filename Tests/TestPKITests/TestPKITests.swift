@@ -1,5 +1,6 @@
 import EAC
 import EIDCrypto
+import Foundation
 import Testing
 
 @testable import TestPKI
@@ -21,10 +22,13 @@ import Testing
     }
 
     @Test func theCommittedSourceIsWhatTheGeneratorWritesForTheCommittedKey() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let committed = try String(
+            contentsOf: root.appendingPathComponent("Sources/TestPKI/ProjectTestCVCA.swift"), encoding: .utf8)
         let source = try TestCertificateAuthority.project.projectSource()
+        #expect(source == committed)
         #expect(source.hasPrefix("// TEST ONLY."))
-        #expect(source.contains(TestCertificateAuthority.projectCertificateHex.prefix(96)))
-        #expect(source.contains(TestCertificateAuthority.projectPrivateKeyHex))
     }
 
     @Test func aKeyThatIsNotTheCertificatesIsRefused() throws {
@@ -74,7 +78,9 @@ import Testing
         let date = CalendarDate(year: 2026, month: 12, day: 20)!
         #expect(try date.adding(days: 30) == CalendarDate(year: 2027, month: 1, day: 19)!)
         #expect(try date.adding(days: -30) == CalendarDate(year: 2026, month: 11, day: 20)!)
-        #expect(try CalendarDate(year: 2028, month: 2, day: 28)!.adding(days: 1) == CalendarDate(year: 2028, month: 2, day: 29)!)
+        #expect(
+            try CalendarDate(year: 2028, month: 2, day: 28)!.adding(days: 1) == CalendarDate(
+                year: 2028, month: 2, day: 29)!)
         #expect(throws: TestPKIError.invalidValidity(days: 40000)) { try date.adding(days: 40000) }
         #expect(throws: TestPKIError.invalidValidity(days: -1)) {
             try TestCertificateAuthority.project.issueTerminal(validForDays: -1)

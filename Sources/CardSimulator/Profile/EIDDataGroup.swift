@@ -86,7 +86,8 @@ public enum EIDDataGroup {
         guard valueType(number) == .generalPlace else {
             throw ValueError.invalid(requirement: "is not a place: only DG9 and DG17 hold places")
         }
-        for printable in [country, zipCode ?? ""] where !printable.unicodeScalars.allSatisfy(isPrintableStringCharacter) {
+        for printable in [country, zipCode ?? ""] where !printable.unicodeScalars.allSatisfy(isPrintableStringCharacter)
+        {
             throw ValueError.invalid(requirement: "country and zipCode must be PrintableStrings")
         }
         func field(_ tag: UInt32, _ type: UInt32, _ value: String?) -> TLV? {
