@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions format clean
+.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions format clean test-pki
 
 all: build
 
@@ -60,6 +60,12 @@ completions: build
 	"$$bin/eid" --generate-completion-script bash > completions/eid.bash; \
 	"$$bin/eid" --generate-completion-script zsh > completions/_eid; \
 	"$$bin/eid" --generate-completion-script fish > completions/eid.fish
+
+# Re-creates the project's test CVCA (TEST ONLY: certificate and private key) in
+# Sources/TestPKI/ProjectTestCVCA.swift with a new key, valid 30 years from today. Every
+# certificate and card that trusts the old one must then be re-issued; commit the file.
+test-pki: build
+	"$$($(SWIFT) build --show-bin-path)/eid-test-pki" generate-cvca --output Sources/TestPKI/ProjectTestCVCA.swift
 
 # Formats the Swift code in place with swift-format (from the toolchain; settings in .swift-format:
 # indent 4, width 120). `make format FORMAT_PATHS="Sources/SDK"` limits it to some files or folders.

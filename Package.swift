@@ -7,7 +7,8 @@ import PackageDescription
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
-//   EAC                  SecurityInfos, PACE, secure messaging
+//   EAC                  SecurityInfos, PACE, secure messaging, CV certificates
+//   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
@@ -40,8 +41,11 @@ let package = Package(
         .target(name: "PCSC", dependencies: ["CPCSC", "SmartCard"]),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"]),
         .target(name: "EAC", dependencies: ["SmartCard", "EIDCrypto"]),
+        // The project's test PKI (TEST ONLY): the committed test CVCA and fresh DV/terminal
+        // certificates; eid-sim's default trust anchor, the tests' and the test server's issuer.
+        .target(name: "TestPKI", dependencies: ["EAC", "EIDCrypto", "SmartCard"]),
         .target(
-            name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON"]
+            name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON", "TestPKI"]
         ),
         // TcToken, PAOS messages, the eCard-API result codes; XML only through libxml2 (CLibXML2).
         .target(name: "Online", dependencies: ["CLibXML2", "SmartCard"]),
@@ -61,6 +65,13 @@ let package = Package(
         // In-process figures for `make bench`; not installed.
         .executableTarget(
             name: "eid-bench", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+        ),
+        // Re-creates the committed test CVCA (`make test-pki`) and issues test certificates; not installed.
+        .executableTarget(
+            name: "eid-test-pki",
+            dependencies: [
+                "TestPKI", "EAC", "SmartCard", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
         ),
         .executableTarget(
             name: "eid-sim",
@@ -84,8 +95,9 @@ let package = Package(
         .testTarget(
             name: "EACTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "TestVectors"]
         ),
+        .testTarget(name: "TestPKITests", dependencies: ["TestPKI", "EAC", "EIDCrypto"]),
         .testTarget(
-            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+            name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard", "TestPKI"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
@@ -98,7 +110,8 @@ let package = Package(
         .testTarget(name: "EndToEndTests"),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
-            name: "PeerTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE"]
+            name: "PeerTests",
+            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "TestPKI"]
         ),
     ]
 )

@@ -1,4 +1,5 @@
 import SmartCard
+import TestPKI
 
 /// A software eID card: it processes command APDU bytes and answers response bytes like an
 /// nPA, with the persistent state of a card (passwords, counters, files) and the state of one
@@ -7,7 +8,8 @@ import SmartCard
 ///
 /// Processing of one command (`respond(to:)`):
 /// 1. parse (`CommandAPDU(bytes:)`; malformed → 6700);
-/// 2. CLA: 00, 0C, 10, 1C only (else 6E00); SM bits without secure messaging → 6882; a plain
+/// 2. CLA: 00, 0C, 10, 1C, and 80 / 8C for handlers that take the proprietary class (VERIFY
+///    of auxiliary data) only (else 6E00); SM bits without secure messaging → 6882; a plain
 ///    command while secure messaging runs ends it (as on the eID card); SM commands are
 ///    unwrapped by `session.secureMessaging`;
 /// 3. dispatch by INS to a `CardCommandHandler` (none → 6D00; chaining not accepted → 6884);
@@ -31,12 +33,15 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         self.atr = atr
         context = CardContext(
             passwords: PasswordState(profile: profile),
-            fileSystem: CardFileSystem(cardAccess: profile.cardAccess ?? SimulatorSecurityInfos.cardAccess))
+            fileSystem: CardFileSystem(
+                cardAccess: profile.cardAccess ?? SimulatorSecurityInfos.cardAccess, dataGroups: profile.dataGroups),
+            trustAnchors: profile.trustAnchors ?? [TestCertificateAuthority.project.certificate],
+            currentDate: profile.date ?? .todayUTC())
         for handler: any CardCommandHandler in [
             SelectHandler(), ReadBinaryHandler(),
             ManageSecurityEnvironmentHandler(supportedPACEProtocols: SimulatorSecurityInfos.supportedPACEProtocols),
             ResetRetryCounterHandler(), GeneralAuthenticateHandler(), PerformSecurityOperationHandler(),
-            GetChallengeHandler(), ExternalAuthenticateHandler(),
+            GetChallengeHandler(), ExternalAuthenticateHandler(), VerifyHandler(),
         ] {
             handlers[handler.instruction] = handler
         }
@@ -102,14 +107,14 @@ public final class SimulatedEIDCard: @unchecked Sendable {
         return response
     }
 
-    private static let acceptedClasses: Set<UInt8> = [0x00, 0x0C, 0x10, 0x1C]
+    private static let acceptedClasses: Set<UInt8> = [0x00, 0x0C, 0x10, 0x1C, 0x80, 0x8C]
 
     /// Steps 1-4 above; called with the lock held.
     private func process(_ bytes: [UInt8]) -> ResponseAPDU {
         guard var command = try? CommandAPDU(bytes: bytes) else { return ResponseAPDU(statusWord: .wrongLength) }
-        guard SimulatedEIDCard.acceptedClasses.contains(command.cla) else {
-            return ResponseAPDU(statusWord: .classNotSupported)
-        }
+        guard SimulatedEIDCard.acceptedClasses.contains(command.cla),
+            command.cla & 0x80 == 0 || handlers[command.ins]?.acceptsProprietaryClass == true
+        else { return ResponseAPDU(statusWord: .classNotSupported) }
         let protected = command.isSecureMessaging
         if protected {
             guard var sm = context.session.secureMessaging else {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import CardSimulator
 import Dispatch
+import EAC
+import FoundationEssentials
 import SmartCard
 
 #if canImport(Glibc)
@@ -18,7 +20,10 @@ struct EIDSim: ParsableCommand {
             vpcd is not there or goes away it retries. Without options it is the AusweisApp/PersoSim \
             test card: PIN 123456, CAN 500540, PUK 9876543210, 3 PIN attempts. Options override the \
             fields of --profile (a JSON object with the fields pin, can, puk, pinRetries, \
-            transportPIN, deactivated, pukUsesLeft, cardAccess).
+            transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, dataGroups). The eID \
+            application holds the ERIKA MUSTERMANN sample data unless the profile's dataGroups \
+            change it; Terminal Authentication trusts the project's test CVCA DEEIDTESTCA00001 \
+            (TEST ONLY) unless --cvca names others.
             """)
 
     @Option(
@@ -74,6 +79,23 @@ struct EIDSim: ParsableCommand {
     @Option(help: ArgumentHelp("A JSON card profile; options override its fields.", valueName: "file"))
     var profile: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A CVCA certificate (DER file) Terminal Authentication trusts; repeatable, the current one first "
+                + "(default: the project's test CVCA).", valueName: "file"))
+    var cvca: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "The card's current date, against which certificates expire (default: today).", valueName: "yyyy-mm-dd"),
+        transform: { text in
+            guard let date = CalendarDate(iso8601: text) else {
+                throw ValidationError("--date must be a date YYYY-MM-DD, e.g. 2026-11-23")
+            }
+            return date
+        })
+    var date: CalendarDate?
+
     @Flag(help: "Print one line per APDU on stderr: instruction and status word, never data.")
     var trace = false
 
@@ -104,7 +126,7 @@ struct EIDSim: ParsableCommand {
     func resolvedProfile() throws -> CardProfile {
         let overrides = CardProfile.Overrides(
             pin: pin, can: can, puk: puk, pinRetries: pinRetries, pukUsesLeft: pukUsesLeft, transportPIN: transportPIN,
-            deactivated: deactivated, cardAccess: cardAccess)
+            deactivated: deactivated, cardAccess: cardAccess, trustAnchors: try trustAnchors(), date: date)
         let result = try (profile.map { try CardProfile.load(path: $0) } ?? CardProfile()).applying(overrides)
         let source = profile.map { "\($0) with the options" } ?? "the options"
         do {
@@ -115,6 +137,26 @@ struct EIDSim: ParsableCommand {
                 "\(option) (from \(source)): \(requirement)" + (found.map { ", found \($0)" } ?? ""))
         }
         return result
+    }
+
+    /// The certificates of the --cvca files, or nil when none are given.
+    func trustAnchors() throws -> [CVCertificate]? {
+        guard !cvca.isEmpty else { return nil }
+        return try cvca.map { path in
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+                throw ValidationError("--cvca \(path): cannot read the file")
+            }
+            let certificate: CVCertificate
+            do {
+                certificate = try CVCertificate(encoded: [UInt8](data))
+            } catch {
+                throw ValidationError("--cvca \(path): not a CV certificate (\(error))")
+            }
+            guard certificate.role == .cvca, certificate.body.publicKey.domainParameters != nil else {
+                throw ValidationError("--cvca \(path): not a CVCA certificate with domain parameters")
+            }
+            return certificate
+        }
     }
 
     static let optionName = [

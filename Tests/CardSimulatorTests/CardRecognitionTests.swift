@@ -59,7 +59,8 @@ import Testing
         {
             #expect(exchange(card, select) == "9000")
             #expect(exchange(card, "00b09e0000") == Self.efDir + "9000")
-            #expect(exchange(card, "00b0810000") == atrInfo + "9000")
+            // SFI 01 in the eID application is DG1 (readable only after TA and CA), elsewhere EF.ATR/INFO.
+            #expect(exchange(card, "00b0810000") == (select.hasSuffix(Self.eID) ? "6982" : atrInfo + "9000"))
             #expect(exchange(card, "00b09c0000") == SimulatorSecurityInfos.cardAccess.hexString + "9000")
         }
         // By file identifier in the MF, then by offset.

@@ -1,6 +1,7 @@
 import EAC
 import EIDCrypto
 import SmartCard
+import TestPKI
 import Testing
 
 @testable import CardSimulator
@@ -72,10 +73,40 @@ import Testing
     }
 
     @Test func withCHATStepFourNamesTheCARs() throws {
-        let (result, _) = try pace(SimulatedCardChannel(), .pin("123456"), chat: Self.chat)
-        #expect(result.mostRecentCAR == "DETESTeID00005")
-        #expect(result.previousCAR == "DETESTeID00004")
+        let channel = SimulatedCardChannel()
+        let (result, _) = try pace(channel, .pin("123456"), chat: Self.chat)
+        // The card's trust anchors: by default only the project's test CVCA.
+        #expect(result.mostRecentCAR == "DEEIDTESTCA00001")
+        #expect(result.previousCAR == nil)
         #expect(result.idPICC.count == 32)
+        // The CHAT of MSE:Set AT stays in the session for Terminal Authentication; no EAC yet.
+        #expect(channel.card.withContext { $0.session.paceCHAT } == (try CHAT(encoded: Self.chat)))
+        #expect(channel.card.withContext { $0.session.eacAccess } == EACAccess())
+    }
+
+    @Test func theCARsAreTheTrustAnchorsCurrentFirst() throws {
+        let today = CalendarDate(year: 2026, month: 11, day: 23)!
+        let anchors = try ["DEEIDNEWCA00002", "DEEIDOLDCA00001"].map {
+            try TestCertificateAuthority.generate(
+                holderReference: $0, effectiveDate: today, expirationDate: try today.adding(days: 365)
+            ).certificate
+        }
+        var profile = CardProfile()
+        profile.trustAnchors = anchors
+        let channel = SimulatedCardChannel(card: SimulatedEIDCard(profile: profile))
+        let (result, _) = try pace(channel, .can("500540"), chat: Self.chat)
+        #expect(result.mostRecentCAR == "DEEIDNEWCA00002")
+        #expect(result.previousCAR == "DEEIDOLDCA00001")
+    }
+
+    @Test func paceWithoutCHATKeepsNone() throws {
+        let channel = SimulatedCardChannel()
+        _ = try pace(channel, .pin("123456"), chat: Self.chat)
+        channel.card.withContext { $0.session.eacAccess.terminalAuthenticated = true }
+        _ = try pace(channel, .can("500540"))
+        // A new PACE starts EAC afresh.
+        #expect(channel.card.withContext { $0.session.paceCHAT } == nil)
+        #expect(channel.card.withContext { $0.session.eacAccess } == EACAccess())
     }
 
     @Test func eachRunUsesAFreshNonceAndKeys() throws {

@@ -29,6 +29,26 @@ struct SoftwareCardTests {
         #expect(missing.stderr.contains("/nonexistent/card.json"))
     }
 
+    @Test func badTrustAnchorsDatesAndDataGroupsAreRefusedClearly() throws {
+        let dir = FileManager.default.temporaryDirectory
+        let notACertificate = dir.appendingPathComponent("not-a-cvca-\(getpid()).cvcert")
+        try Data([0x7F, 0x21, 0x00]).write(to: notACertificate)
+        let profile = dir.appendingPathComponent("dg-\(getpid()).json")
+        try Data(#"{"dataGroups": {"DG3": "30.06.2034"}}"#.utf8).write(to: profile)
+        // Options are usage errors (64); a broken profile file fails like the other profile faults.
+        let cases: [([String], Int32, String)] = [
+            (["--cvca", "/nonexistent/cvca.cvcert"], 64, "--cvca /nonexistent/cvca.cvcert: cannot read the file"),
+            (["--cvca", notACertificate.path], 64, "not a CV certificate (mandatory object 7F4E is missing)"),
+            (["--date", "2026-02-30"], 64, "--date must be a date YYYY-MM-DD"),
+            (["--profile", profile.path], 1, #"field "dataGroups.DG3": must be a date YYYYMMDD"#),
+        ]
+        for (arguments, status, text) in cases {
+            let result = try runTool("eid-sim", arguments + ["--vpcd", "127.0.0.1:1"], timeout: 5)
+            #expect(result.status == status, "\(arguments)")
+            #expect(result.stderr.contains(text), "\(result.stderr)")
+        }
+    }
+
     @Test func refusedConnectionIsRetriedWithBackoffAndSIGTERMEndsIt() throws {
         let process = Process()
         process.executableURL = E2E.binDir.appendingPathComponent("eid-sim")

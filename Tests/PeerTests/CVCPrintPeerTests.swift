@@ -1,6 +1,7 @@
 import EAC
 import EIDCrypto
 import Foundation
+import TestPKI
 import Testing
 
 /// OpenPACE's `cvc-print` (Debian `openpace`), an independent CV certificate implementation,
@@ -167,5 +168,40 @@ extension CalendarDate {
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day], from: Date())
         return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+    }
+}
+
+/// The project's test PKI (`TestPKI`): cvc-print reads and verifies the committed test CVCA and
+/// every DV and terminal certificate it issues.
+@Suite("Peer: OpenPACE cvc-print reads the project's test PKI")
+struct TestPKICVCPrintPeerTests {
+    /// The committed CVCA, and a new one as `make test-pki` would make it.
+    static func authorities() throws -> [TestCertificateAuthority] {
+        [TestCertificateAuthority.project, try TestCertificateAuthority.generateProjectCVCA()]
+    }
+
+    @Test(arguments: try authorities())
+    func readsAndVerifiesTheCVCAAndFreshlyIssuedCertificates(authority: TestCertificateAuthority) throws {
+        let description = try CertificateDescription(
+            issuerName: "eid test DV", issuerURL: "https://dv.eid.test", subjectName: "eid test service",
+            subjectURL: "https://service.eid.test", termsOfUsage: .plainText("TEST ONLY"))
+        let terminal = try authority.issueTerminal(description: description)
+        let dir = try TemporaryDirectory()
+        let trusted = try dir.subdirectory("cvc")
+        for certificate in [terminal.cvca] + terminal.chain {
+            try dir.write(try certificate.encoded, to: "cvc/" + certificate.body.holderReference)
+        }
+        for certificate in [terminal.cvca] + terminal.chain {
+            let file = try dir.write(try certificate.encoded, to: certificate.body.holderReference + ".cvc")
+            let run = try CVCPrintPeerTests.cvcPrint(["--cvc", file, "--cvc-dir", trusted])
+            #expect(run.status == 0, "\(run.output)")
+            #expect(run.output.contains("CHR: \(certificate.body.holderReference)"), "\(run.output)")
+            #expect(run.output.contains("\ncertificate verified"), "\(run.output)")
+        }
+        let run = try CVCPrintPeerTests.cvcPrint([
+            "--cvc", dir.path(terminal.terminal.holderReference + ".cvc"),
+            "--description", try dir.write(description.encoded, to: "description.der"), "--cvc-dir", trusted,
+        ])
+        #expect(run.output.contains("certificate description matches certificate"), "\(run.output)")
     }
 }

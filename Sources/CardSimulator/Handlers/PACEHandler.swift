@@ -36,8 +36,6 @@ struct PACEHandler: CardCommandHandler {
 
     /// The only domain parameters the card offers (EF.CardAccess): brainpoolP256r1.
     var domainParameterID = SimulatorSecurityInfos.brainpoolP256r1ParameterID
-    /// CAR 1 (87) and optionally CAR 2 (88) when the card has no trust anchors (else their CHRs).
-    var certificationAuthorityReferences = ["DETESTeID00005", "DETESTeID00004"]
     /// Where the card's ephemeral private keys come from (random; tests may fix them).
     var privateKey: @Sendable (PACEKeyPurpose, ECGroup) throws -> ECPrivateKey = { _, group in
         try ECPrivateKey(randomIn: group)
@@ -166,10 +164,11 @@ struct PACEHandler: CardCommandHandler {
         context.session.authenticatedPassword = run.password
         if run.password == .can { context.session.canVerified = true }
         context.session.pendingSecureMessaging = AESSecureMessaging(keys: keys)
-        // A new PACE starts Terminal and Chip Authentication afresh.
+        // A new PACE starts Terminal and Chip Authentication afresh, with the CHAT of its MSE:Set AT.
         context.session.paceCHAT = run.chat
         context.session.idPICC = ephemeralKey.publicKey.x
         context.session.eacAccess = EACAccess()
+        context.session.authenticatedAuxiliaryData = nil
         context.session.protocolState[TerminalAuthenticationCard.stateKey] = nil
         context.session.protocolState[ChipAuthenticationHandler.stateKey] = nil
         var objects = [TLV(tag: Tag.chipToken, value: chipToken)]
@@ -179,7 +178,8 @@ struct PACEHandler: CardCommandHandler {
                 trustAnchors: context.trustAnchors, currentDate: context.currentDate
             )
             .trustPointReferences
-            for (tag, car) in zip(tags, anchors.isEmpty ? certificationAuthorityReferences : anchors) {
+            // CAR 1 (87) and CAR 2 (88): the CVCAs the card trusts, the current one first.
+            for (tag, car) in zip(tags, anchors) {
                 objects.append(TLV(tag: tag, value: Array(car.utf8)))
             }
         }

@@ -9,7 +9,10 @@ import SmartCard
 /// extended Le 0000). Status when the file ends before Ne bytes: 9000 when Le asked for "as
 /// much as there is" (Ne 256 or 65536), else 6282 (end of file reached before Ne bytes), per
 /// ISO/IEC 7816-4. An offset exactly at the end answers no data with 6282; an offset beyond
-/// the end answers 6B00. No Le at all → 6700. A file readable only after PACE → 6982.
+/// the end answers 6B00. No Le at all → 6700. A file readable only after PACE → 6982 before
+/// PACE; an eID data group → 6982 unless Terminal and Chip Authentication succeeded in this
+/// session and the effective CHAT grants reading it (`EACAccess.grants`), by short file ID and
+/// after SELECT alike.
 struct ReadBinaryHandler: CardCommandHandler {
     let instruction: UInt8 = 0xB0
 
@@ -35,8 +38,16 @@ struct ReadBinaryHandler: CardCommandHandler {
             offset = Int(command.p1) << 8 | Int(command.p2)
         }
         guard let file = fs.file(at: selection) else { throw CardError.statusWord(.fileNotFound) }
-        if file.readAccess == .afterPACE && context.session.authenticatedPassword == nil {
-            throw CardError.statusWord(.securityStatusNotSatisfied)
+        switch file.readAccess {
+        case .always: break
+        case .afterPACE:
+            guard context.session.authenticatedPassword != nil else {
+                throw CardError.statusWord(.securityStatusNotSatisfied)
+            }
+        case .granted(let right):
+            guard context.session.eacAccess.grants(right) else {
+                throw CardError.statusWord(.securityStatusNotSatisfied)
+            }
         }
         context.session.selection = selection
         let content = file.content

@@ -47,9 +47,15 @@ struct ExternalAuthenticateHandler: CardCommandHandler {
         }
         let chat = context.session.paceCHAT
         context.session.eacAccess = EACAccess()
+        context.session.authenticatedAuxiliaryData = nil
         context.session.protocolState[ExternalAuthenticateHandler.outcomeKey] = nil
         let outcome = try context.withTerminalAuthentication {
             try $0.externalAuthenticate(signature: command.data, idPICC: idPICC, paceCHAT: chat)
+        }
+        // VERIFY compares the data groups with the auxiliary data the signature covered; data that
+        // does not decode cannot be verified against (VERIFY then answers 6A88).
+        context.session.authenticatedAuxiliaryData = outcome.auxiliaryData.flatMap {
+            try? AuthenticatedAuxiliaryData(encoded: $0)
         }
         context.session.eacAccess = EACAccess(effectiveCHAT: outcome.effectiveCHAT, terminalAuthenticated: true)
         context.session.protocolState[ExternalAuthenticateHandler.outcomeKey] = outcome

@@ -1,14 +1,20 @@
+import EAC
 import SmartCard
 
 /// The card's files, laid out like an nPA's: the master file with EF.DIR (the list of
 /// applications), EF.ATR/INFO, EF.CardAccess and EF.CardSecurity, and the ePass, eID and eSign
-/// applications (DFs selected by their AIDs; their files are not simulated yet).
+/// applications (DFs selected by their AIDs). The eID application holds the data groups
+/// DG1-DG21 (file ID 01nn, short file ID nn), each readable only with its right after
+/// Terminal and Chip Authentication; the ePass and eSign applications hold no files.
 public struct CardFileSystem: Equatable, Sendable {
     /// Who may read a file.
     public enum ReadAccess: Equatable, Sendable {
         case always
         /// Only after PACE in the current card session (EF.CardSecurity on the eID card).
         case afterPACE
+        /// Only after Terminal and Chip Authentication in the current card session, with the
+        /// right in the effective CHAT (`EACAccess.grants`): the eID data groups.
+        case granted(AccessRight)
     }
 
     public struct ElementaryFile: Equatable, Sendable {
@@ -57,8 +63,20 @@ public struct CardFileSystem: Equatable, Sendable {
         self.dedicatedFiles = dedicatedFiles
     }
 
-    /// The eID card's files with `cardAccess` as EF.CardAccess and `cardSecurity` as EF.CardSecurity.
-    public init(cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.defaultCardSecurity) {
+    /// The eID card's files with `cardAccess` as EF.CardAccess, `cardSecurity` as EF.CardSecurity and
+    /// `dataGroups` (number → content) in the eID application.
+    public init(
+        cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.defaultCardSecurity,
+        dataGroups: [Int: [UInt8]] = EIDSampleData.dataGroups
+    ) {
+        let dataGroupFiles = dataGroups.keys.sorted().compactMap { number -> ElementaryFile? in
+            guard let right = AccessRight.allCases.first(where: { $0.rawValue < 30 && $0.dataGroup == number }) else {
+                return nil
+            }
+            return ElementaryFile(
+                fileID: EIDDataGroup.fileID(number), shortFileID: EIDDataGroup.shortFileID(number),
+                content: dataGroups[number]!, readAccess: .granted(right))
+        }
         self.init(
             dedicatedFiles: [
                 DedicatedFile(
@@ -77,26 +95,43 @@ public struct CardFileSystem: Equatable, Sendable {
                             content: cardSecurity,
                             readAccess: .afterPACE),
                     ])
-            ] + CardApplication.all.map { DedicatedFile(applicationID: $0, files: []) })
+            ]
+                + CardApplication.all.map {
+                    DedicatedFile(applicationID: $0, files: $0 == CardApplication.eID ? dataGroupFiles : [])
+                })
     }
 
     public func dedicatedFile(applicationID: [UInt8]) -> Int? {
         dedicatedFiles.firstIndex { $0.applicationID == applicationID }
     }
 
-    /// The file at `selection`, if an EF is selected.
+    /// The file at `selection`, if an EF is selected: in the selected DF, else in the MF (an MF
+    /// file read by short file identifier from an application).
     public func file(at selection: Selection) -> ElementaryFile? {
-        selection.elementaryFileID.flatMap { dedicatedFiles[selection.dedicatedFile].file(id: $0) }
+        selection.elementaryFileID.flatMap {
+            dedicatedFiles[selection.dedicatedFile].file(id: $0) ?? dedicatedFiles[0].file(id: $0)
+        }
     }
 
     /// The file with short identifier `sfi` in the current DF, else in the MF (where
-    /// EF.CardAccess lives, which terminals read by SFI whatever is selected).
+    /// EF.CardAccess lives, which terminals read by SFI whatever is selected). The current DF
+    /// stays: reading EF.CardSecurity from the eID application does not leave it.
     public func locate(shortID sfi: UInt8, from dedicatedFile: Int) -> Selection? {
         for df in [dedicatedFile, 0] {
             if let ef = dedicatedFiles[df].file(shortID: sfi) {
-                return Selection(dedicatedFile: df, elementaryFileID: ef.fileID)
+                return Selection(dedicatedFile: dedicatedFile, elementaryFileID: ef.fileID)
             }
         }
         return nil
+    }
+
+    /// The eID application's data groups: number → content.
+    public var eIDDataGroups: [Int: [UInt8]] {
+        guard let df = dedicatedFile(applicationID: CardApplication.eID) else { return [:] }
+        var groups: [Int: [UInt8]] = [:]
+        for file in dedicatedFiles[df].files where file.fileID & 0xFF00 == 0x0100 {
+            groups[Int(file.fileID & 0xFF)] = file.content
+        }
+        return groups
     }
 }

@@ -1,3 +1,5 @@
+import EAC
+
 /// Command-line options laid over a profile (`eid-sim --profile FILE --pin …`).
 extension CardProfile {
     /// Field values given as options; nil: not given, the profile's value stays.
@@ -10,10 +12,13 @@ extension CardProfile {
         public var transportPIN: Bool?
         public var deactivated: Bool?
         public var cardAccess: [UInt8]?
+        public var trustAnchors: [CVCertificate]?
+        public var date: CalendarDate?
 
         public init(
             pin: String? = nil, can: String? = nil, puk: String? = nil, pinRetries: Int? = nil,
-            pukUsesLeft: Int? = nil, transportPIN: Bool? = nil, deactivated: Bool? = nil, cardAccess: [UInt8]? = nil
+            pukUsesLeft: Int? = nil, transportPIN: Bool? = nil, deactivated: Bool? = nil, cardAccess: [UInt8]? = nil,
+            trustAnchors: [CVCertificate]? = nil, date: CalendarDate? = nil
         ) {
             self.pin = pin
             self.can = can
@@ -23,6 +28,8 @@ extension CardProfile {
             self.transportPIN = transportPIN
             self.deactivated = deactivated
             self.cardAccess = cardAccess
+            self.trustAnchors = trustAnchors
+            self.date = date
         }
     }
 
@@ -42,6 +49,8 @@ extension CardProfile {
         if let pukUsesLeft = overrides.pukUsesLeft { result.pukUsesLeft = pukUsesLeft }
         if let deactivated = overrides.deactivated { result.deactivated = deactivated }
         if let cardAccess = overrides.cardAccess { result.cardAccess = cardAccess }
+        if let trustAnchors = overrides.trustAnchors { result.trustAnchors = trustAnchors }
+        if let date = overrides.date { result.date = date }
         return result
     }
 }

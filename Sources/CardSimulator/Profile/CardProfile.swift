@@ -10,12 +10,20 @@ import SmartCard
 /// ```json
 /// { "pin": "123456", "can": "500540", "puk": "9876543210", "pinRetries": 3,
 ///   "transportPIN": false, "deactivated": false, "pukUsesLeft": 10,
-///   "cardAccess": "3181..." }
+///   "cardAccess": "3181...", "cvca": ["7f21..."], "date": "2026-11-23",
+///   "dataGroups": { "DG4": "ERIKA", "DG17": {"street": "HEIDESTRAẞE 17", "city": "KÖLN",
+///                   "country": "D", "zipCode": "51147"}, "DG12": {"der": "6c..."}, "DG21": null } }
 /// ```
 ///
 /// `pin` absent means 123456, or 12345 with `transportPIN`. `cardAccess` (hex) replaces
 /// EF.CardAccess, e.g. to make a card that answers garbage or truncated TLV. Passwords are
 /// strings of digits (PIN 6, transport PIN 5, CAN 6, PUK 10); unknown fields are errors.
+/// `cvca`: the CV certificates (hex) Terminal Authentication trusts, the current first
+/// (default: the project's test CVCA). `date`: the card's current date (default: today).
+/// `dataGroups`: the eID application's DG1-DG21 over the ERIKA MUSTERMANN sample
+/// (`EIDSampleData`): a string is the value in the group's type (`EIDDataGroup.encode`), an
+/// object with `der` the whole data group as DER, a place object (DG9, DG17) a structured
+/// place, null removes the data group.
 public struct CardProfile: Equatable, Sendable {
     public static let defaultPIN = "123456"
     public static let defaultTransportPIN = "12345"
@@ -30,6 +38,12 @@ public struct CardProfile: Equatable, Sendable {
     public var pukUsesLeft: Int
     /// Replaces the content of EF.CardAccess when set.
     public var cardAccess: [UInt8]?
+    /// The trust anchors of Terminal Authentication; nil: the project's test CVCA.
+    public var trustAnchors: [CVCertificate]?
+    /// The card's current date; nil: today, when the card is made.
+    public var date: CalendarDate?
+    /// The eID application's data groups: number (1...21) → content (DER).
+    public var dataGroups: [Int: [UInt8]] = EIDSampleData.dataGroups
 
     public init(
         pin: String? = nil, can: String = "500540", puk: String = "9876543210", pinRetries: Int = 3,
@@ -51,7 +65,8 @@ public struct CardProfile: Equatable, Sendable {
 
     /// The JSON field names, in the order they are documented and encoded.
     public static let fieldNames = [
-        "pin", "can", "puk", "pinRetries", "transportPIN", "deactivated", "pukUsesLeft", "cardAccess",
+        "pin", "can", "puk", "pinRetries", "transportPIN", "deactivated", "pukUsesLeft", "cardAccess", "cvca", "date",
+        "dataGroups",
     ]
 
     /// Checks every value; `source` names where they came from (a file path, or "options").
@@ -148,6 +163,39 @@ public struct CardProfile: Equatable, Sendable {
             }
             profile.cardAccess = bytes
         }
+        switch fields["cvca"] {
+        case nil: break
+        case .array(let items):
+            profile.trustAnchors = try items.map { item in
+                guard case .string(let hex) = item, let bytes = [UInt8](hex: hex),
+                    let certificate = try? CVCertificate(encoded: bytes)
+                else {
+                    throw CardProfileError.invalidValue(
+                        source: source, field: "cvca", requirement: "must hold CV certificates (7F21) in hex",
+                        found: nil)
+                }
+                return certificate
+            }
+        default:
+            throw CardProfileError.wrongType(source: source, field: "cvca", expected: "an array of hex strings")
+        }
+        if let text = try string("date") {
+            guard let date = CalendarDate(iso8601: text) else {
+                throw CardProfileError.invalidValue(
+                    source: source, field: "date", requirement: "must be a date YYYY-MM-DD", found: text)
+            }
+            profile.date = date
+        }
+        switch fields["dataGroups"] {
+        case nil: break
+        case .object(let groups):
+            for (name, value) in groups {
+                try profile.setDataGroup(name, value, source: source)
+            }
+        default:
+            throw CardProfileError.wrongType(
+                source: source, field: "dataGroups", expected: "an object such as {\"DG4\": \"ERIKA\"}")
+        }
         try profile.validate(source: source)
         return profile
     }
@@ -169,6 +217,17 @@ public struct CardProfile: Equatable, Sendable {
             ("deactivated", .bool(deactivated)), ("pukUsesLeft", .integer(pukUsesLeft)),
         ]
         if let cardAccess { members.append(("cardAccess", .string(cardAccess.hexString))) }
+        if let trustAnchors {
+            members.append(("cvca", .array(trustAnchors.map { .string((try? $0.encoded.hexString) ?? "") })))
+        }
+        if let date { members.append(("date", .string(date.iso8601))) }
+        // Only what differs from the sample: the DER of a changed group, null for a removed one.
+        let changed = EIDDataGroup.numbers.compactMap { number -> (String, JSONValue)? in
+            let content = dataGroups[number]
+            guard content != EIDSampleData.dataGroups[number] else { return nil }
+            return ("DG\(number)", content.map { .object([("der", .string($0.hexString))]) } ?? .null)
+        }
+        if !changed.isEmpty { members.append(("dataGroups", .object(changed))) }
         return .object(members)
     }
 

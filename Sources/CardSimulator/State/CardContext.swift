@@ -1,22 +1,24 @@
 import EAC
 import EIDCrypto
 
-/// Everything a command handler may read and change: the persistent state (passwords, files)
-/// and the state of the current card session.
+/// Everything a command handler may read and change: the persistent state (passwords, files,
+/// trust anchors, the card's current date) and the state of the current card session.
 public struct CardContext: Sendable {
     public var passwords: PasswordState
     public var fileSystem: CardFileSystem
     public var session: CardSession
-    /// The CVCA certificates Terminal Authentication starts from (CAR 1 and CAR 2 of PACE);
-    /// a verified CVCA link certificate joins them.
+    /// The CVCA certificates Terminal Authentication trusts (`eid-sim --cvca`; default: the
+    /// project's test CVCA), the current one first: PACE names them as CAR 1 and CAR 2; a verified
+    /// CVCA link certificate joins them.
     public var trustAnchors: [CVCertificate]
-    /// The card's current date (it has no clock): certificates expire against it, and verified
-    /// CVCA, DV and domestic terminal certificates move it forward (TR-03110-3, 2.5).
+    /// The card's current date (it has no clock; `eid-sim --date`, default: today): certificates
+    /// expire against it, and verified CVCA, DV and domestic terminal certificates move it forward
+    /// (TR-03110-3, 2.5).
     public var currentDate: CalendarDate
     /// The static Chip Authentication key pair, its protocol and key id.
     public var chipAuthentication: ChipAuthenticationCard
 
-    /// The card's date when nothing else sets it.
+    /// The card's date when nothing else sets it (unit tests; eid-sim uses today).
     public static let defaultCurrentDate = CalendarDate(year: 2026, month: 1, day: 1)!
 
     public init(

@@ -1,9 +1,10 @@
 import EAC
 
-/// What Terminal and Chip Authentication established in this card session, which the eID
-/// application's access rules read: the terminal's effective rights (PACE's CHAT ∩ the
-/// certificate chain's, set by a successful EXTERNAL AUTHENTICATE), and whether TA and CA
-/// succeeded. A new PACE or a failed EXTERNAL AUTHENTICATE resets it to no access.
+/// What Extended Access Control established in this card session: Terminal Authentication
+/// and Chip Authentication (set by their handlers), and the effective CHAT, the rights the
+/// terminal holds (PACE's CHAT ∩ the terminal's certificate chain). The eID application
+/// grants its data and verifications from it (`EACAccess.grants`). Cleared with the session and
+/// whenever secure messaging ends; a new PACE or a failed EXTERNAL AUTHENTICATE resets it.
 public struct EACAccess: Equatable, Sendable {
     public var effectiveCHAT: CHAT?
     public var terminalAuthenticated: Bool
