@@ -8,6 +8,7 @@ import PackageDescription
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging
+//   CCurl, TLS           libcurl (OpenSSL backend); HTTP over TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;
@@ -27,6 +28,7 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
@@ -36,6 +38,8 @@ let package = Package(
         .target(name: "PCSC", dependencies: ["CPCSC", "SmartCard"]),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"]),
         .target(name: "EAC", dependencies: ["SmartCard", "EIDCrypto"]),
+        // HTTP over TLS for the eID client (TLS-1, TLS-2 with PSK or resumption) on libcurl + OpenSSL 3.
+        .target(name: "TLS", dependencies: ["CCurl"]),
         .target(
             name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON"]
         ),
@@ -83,6 +87,8 @@ let package = Package(
             name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
+        // Against independent peers: openssl s_server and a Python https server, on loopback.
+        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(
             name: "WorkflowsTests", dependencies: ["Workflows", "SDK", "CardSimulator", "SmartCard"]
         ),
