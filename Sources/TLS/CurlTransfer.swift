@@ -23,11 +23,11 @@ final class TransferState {
     var headerBytes = 0
     var failure: HTTPError?
 
-    // One connection: reset when libcurl sets up a new SSL_CTX.
-    var newConnection = false
+    // One handshake: reset when libcurl sets up a new SSL_CTX.
     var certificateFailure: TLSError?
     var receivedAlert: Int32?
     var preSharedKeySent = false
+    /// The connection of the current request, inspected before it was sent.
     var connection: TLSConnectionInfo?
 
     static let maximumHeaderBytes = 64 << 10
@@ -135,6 +135,7 @@ final class CurlTransfer {
         state.headers = []
         state.headerBytes = 0
         state.failure = nil
+        state.connection = nil
         errorBuffer[0] = 0
         var ok = eid_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK
         ok = ok && eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
@@ -249,7 +250,7 @@ private func headerCallback(
         return 0
     }
     let bytes = UnsafeRawBufferPointer(start: data, count: length)
-    let line = String(decoding: bytes, as: UTF8.self)[...].trimmingSuffix { $0 == "\r" || $0 == "\n" }
+    let line = String(decoding: bytes, as: UTF8.self)[...].trimmingSuffix { $0.isNewline }
     if line.hasPrefix("HTTP/") {
         state.headers = []  // a new response (after 100 Continue, say)
     } else if let colon = line.firstIndex(of: ":") {
@@ -277,7 +278,6 @@ private func sslContextCallback(
 ) -> CURLcode {
     guard let state = TransferState.from(user), let sslContext else { return CURLE_SSL_CONNECT_ERROR }
     let context = OpaquePointer(sslContext)
-    state.newConnection = true
     state.certificateFailure = nil
     state.receivedAlert = nil
     state.preSharedKeySent = false
@@ -333,7 +333,7 @@ private func preSharedKeyCallback(
 }
 
 /// After the connection is up (new or reused), before the request is sent: the key sizes, resumption and the
-/// certificate facts of a new connection; cancellation.
+/// certificate facts of this connection (a redirect may come back to a kept-alive one); cancellation.
 private func prerequestCallback(
     _ user: UnsafeMutableRawPointer?, _: UnsafeMutablePointer<CChar>?, _: UnsafeMutablePointer<CChar>?,
     _: Int32, _: Int32
@@ -343,8 +343,6 @@ private func prerequestCallback(
         state.failure = .cancelled
         return Int32(CURL_PREREQFUNC_ABORT)
     }
-    guard state.newConnection || state.connection == nil else { return Int32(CURL_PREREQFUNC_OK) }
-    state.newConnection = false
     guard let handle = state.handle, let ssl = eid_curl_tls_ssl(handle) else {
         state.failure = .tls(.handshakeFailed(reason: "no TLS connection"))
         return Int32(CURL_PREREQFUNC_ABORT)

@@ -10,10 +10,23 @@ enum PeerError: Error {
 final class Peer: @unchecked Sendable {  // immutable after init; Process is only terminated
     let process: Process
     let ports: [Int]
+    private let output: FileHandle
+    private let earlyOutput: String
 
-    private init(process: Process, ports: [Int]) {
+    private init(process: Process, ports: [Int], output: FileHandle, earlyOutput: String) {
         self.process = process
         self.ports = ports
+        self.output = output
+        self.earlyOutput = earlyOutput
+    }
+
+    /// Waits (5 s at most) for the server to end by itself (s_server -naccept), then returns everything it
+    /// wrote to standard output (which a killed s_server would have left in its buffer).
+    func waitAndReadOutput() -> String {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
+        stop()
+        return earlyOutput + String(decoding: output.readDataToEndOfFile(), as: UTF8.self)
     }
 
     var port: Int { ports[0] }
@@ -77,7 +90,9 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
             if count <= 0 { break }
             text += String(decoding: buffer[..<count], as: UTF8.self)
             for line in text.split(separator: "\n") {
-                if let ports = parse(String(line)) { return Peer(process: process, ports: ports) }
+                if let ports = parse(String(line)) {
+                    return Peer(process: process, ports: ports, output: output.fileHandleForReading, earlyOutput: text)
+                }
             }
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
