@@ -100,7 +100,9 @@ final class CurlTransfer {
         set(eid_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0))
         set(eid_curl_set_xferinfo_function(handle, progressCallback))
         set(eid_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, me))
-        set(eid_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(state.configuration.connectTimeout)))
+        set(
+            eid_curl_setopt_long(
+                handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(state.configuration.connectTimeout)))
         set(eid_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(state.configuration.totalTimeout)))
         guard ok else {
             curl_easy_cleanup(handle)
@@ -127,7 +129,9 @@ final class CurlTransfer {
                 !header.value.contains(where: { "\r\n".contains($0) })
             else { throw .invalidHeader(name: header.name) }
             let line = header.value.isEmpty ? "\(header.name):" : "\(header.name): \(header.value)"
-            guard let appended = curl_slist_append(headerList, line) else { throw .cancelled }
+            guard let appended = curl_slist_append(headerList, line) else {
+                throw .transferFailed(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "out of memory")
+            }
             headerList = appended
         }
         if state.cancellation.isCancelled { throw .cancelled }
@@ -150,14 +154,15 @@ final class CurlTransfer {
                 body.isEmpty
                 ? eid_curl_setopt_string(handle, CURLOPT_COPYPOSTFIELDS, "")
                 : body.withUnsafeBytes {
-                    eid_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
+                    eid_curl_setopt_pointer(
+                        handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: $0.baseAddress))
                 }
             ok = ok && copied == CURLE_OK
         }
         guard ok else { throw .invalidURL(request.url) }
         let code = curl_easy_perform(handle)
         defer { _ = eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil) }
-        guard code == CURLE_OK else { throw error(for: code) }
+        guard code == CURLE_OK else { throw error(for: code, url: request.url) }
         guard let connection = state.connection else { throw .tls(.noServerCertificate) }
         var status = 0
         _ = eid_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -170,14 +175,14 @@ final class CurlTransfer {
     }
 
     /// The typed error for a failed transfer: what a callback recorded first, else libcurl's code.
-    private func error(for code: CURLcode) -> HTTPError {
+    private func error(for code: CURLcode, url: String) -> HTTPError {
         if let failure = state.failure { return failure }
         if let certificate = state.certificateFailure { return .tls(certificate) }
         if state.cancellation.isCancelled { return .cancelled }
         let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
         switch code {
-        case CURLE_URL_MALFORMAT: return .invalidURL(message)
-        case CURLE_UNSUPPORTED_PROTOCOL: return .notHTTPS(url: message)
+        case CURLE_URL_MALFORMAT: return .invalidURL(url)
+        case CURLE_UNSUPPORTED_PROTOCOL: return .notHTTPS(url: url)
         case CURLE_COULDNT_RESOLVE_HOST: return .hostNotFound(host: state.host)
         case CURLE_COULDNT_CONNECT: return .connectionFailed(host: state.host)
         case CURLE_OPERATION_TIMEDOUT:

@@ -22,8 +22,9 @@ public final class HTTPSession {
     private var resuming: CurlTransfer?
     private var preShared: CurlTransfer?
 
-    public init(configuration: HTTPConfiguration = HTTPConfiguration(), cancellation: HTTPCancellation = HTTPCancellation())
-    {
+    public init(
+        configuration: HTTPConfiguration = HTTPConfiguration(), cancellation: HTTPCancellation = HTTPCancellation()
+    ) {
         self.configuration = configuration
         self.cancellation = cancellation
         sessions = SessionCache.make()

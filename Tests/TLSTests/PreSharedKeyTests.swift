@@ -51,8 +51,11 @@ import Testing
     @Test func theIdentityIsTheSessionIdentifier() throws {
         // s_server only warns about an unexpected identity, and names the one it got.
         let server = try Peer.sServer(
-            ["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-psk", Self.key, "-psk_identity", "expected", "-www",
-                "-naccept", "1"],
+            [
+                "-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-psk", Self.key, "-psk_identity", "expected",
+                "-www",
+                "-naccept", "1",
+            ],
             pki: pki)
         let psk = try PreSharedKey(identity: Self.identity, hexKey: Self.key)
         let response = try HTTPSession().send(
@@ -70,7 +73,10 @@ import Testing
 
     @Test func aWipedKeyIsNeverSent() throws {
         let server = try Peer.sServer(
-            ["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-psk", Self.key, "-psk_identity", Self.identity, "-www"],
+            [
+                "-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-psk", Self.key, "-psk_identity",
+                Self.identity, "-www",
+            ],
             pki: pki)
         defer { server.stop() }
         let psk = try PreSharedKey(identity: Self.identity, hexKey: Self.key)

@@ -29,7 +29,9 @@ import Testing
         let session = HTTPSession()
         let url = "https://127.0.0.1:\(server.port)/"
         _ = try session.fetch(url)
-        #expect(throws: HTTPError.tls(.sessionNotResumed)) { try session.send(HTTPRequest(url: url), over: .resumingWeb) }
+        #expect(throws: HTTPError.tls(.sessionNotResumed)) {
+            try session.send(HTTPRequest(url: url), over: .resumingWeb)
+        }
     }
 
     @Test func withoutAFirstSessionThereIsNothingToResume() throws {

@@ -26,5 +26,7 @@ struct TestPKI: Sendable {
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// A certificate's DER, as the server sends it.
-    func der(_ name: String) throws -> [UInt8] { Array(try Data(contentsOf: directory.appendingPathComponent("\(name).der"))) }
+    func der(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: directory.appendingPathComponent("\(name).der")))
+    }
 }
