@@ -141,6 +141,8 @@ final class CurlTransfer {
         state.failure = nil
         state.connection = nil
         errorBuffer[0] = 0
+        // Runs before the list is freed: the handle never keeps a pointer to it.
+        defer { _ = eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil) }
         var ok = eid_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK
         ok = ok && eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
         switch request.method {
@@ -161,7 +163,6 @@ final class CurlTransfer {
         }
         guard ok else { throw .invalidURL(request.url) }
         let code = curl_easy_perform(handle)
-        defer { _ = eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil) }
         guard code == CURLE_OK else { throw error(for: code, url: request.url) }
         guard let connection = state.connection else { throw .tls(.noServerCertificate) }
         var status = 0

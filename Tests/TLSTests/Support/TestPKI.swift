@@ -4,10 +4,14 @@ import Foundation
 struct TestPKI: Sendable {
     let directory: URL
 
+    /// A directory of this test process's own, removed when the process exits.
+    static let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("eid-tlstests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+
     static let shared: Result<TestPKI, any Error> = Result {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("eid-tlstests-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+        let directory = URL(fileURLWithPath: path)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TestPKI.path) }
         let process = Process()
         process.executableURL = supportDirectory.appendingPathComponent("tls-test-pki.sh")
         process.arguments = [directory.path]
