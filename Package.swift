@@ -9,6 +9,7 @@ import PackageDescription
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging, CV certificates
 //   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
+//   CCurl, TLS           libcurl (OpenSSL backend); HTTP over TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
@@ -32,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
@@ -44,6 +46,8 @@ let package = Package(
         // The project's test PKI (TEST ONLY): the committed test CVCA and fresh DV/terminal
         // certificates; eid-sim's default trust anchor, the tests' and the test server's issuer.
         .target(name: "TestPKI", dependencies: ["EAC", "EIDCrypto", "SmartCard"]),
+        // HTTP over TLS for the eID client (TLS-1, TLS-2 with PSK or resumption) on libcurl + OpenSSL 3.
+        .target(name: "TLS", dependencies: ["CCurl"]),
         .target(
             name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON", "TestPKI"]
         ),
@@ -101,6 +105,8 @@ let package = Package(
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
+        // Against independent peers: openssl s_server and a Python https server, on loopback.
+        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(
             name: "WorkflowsTests", dependencies: ["Workflows", "Faces", "SDK", "CardSimulator", "SmartCard"]
         ),

@@ -20,6 +20,8 @@ VPCD_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 BASE_PORT=${EID_E2E_BASE_PORT:-37888}
 # vsmartcard's nPA emulator, an independent card for the peer tests (Tests/Support/vicc).
 PACKAGES+=(vsmartcard-vpicc python3-pycryptodome)
+# libcurl with its OpenSSL backend for the TLS target; the openssl command line is TLSTests' peer server.
+PACKAGES+=(libcurl4-openssl-dev openssl)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 

@@ -1,0 +1,28 @@
+/// One HTTP request. Headers are the caller's (PAOS sets its own, AUTH-PROTOCOL.md §2.1).
+public struct HTTPRequest: Sendable, Equatable {
+    public enum Method: Sendable, Equatable {
+        case get
+        case post(body: [UInt8])
+    }
+
+    public var url: String
+    public var method: Method
+    public var headers: [HTTPHeader]
+
+    public init(url: String, method: Method = .get, headers: [HTTPHeader] = []) {
+        self.url = url
+        self.method = method
+        self.headers = headers
+    }
+}
+
+/// A header field, as sent or received (names compared without regard to case).
+public struct HTTPHeader: Sendable, Equatable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
