@@ -43,7 +43,8 @@ public struct EIDServerSession: Sendable {
     let optionalCHAT: CHAT?
     var lastActivity: Double
     var lastSent: PAOSMessage?
-    var lastMessageID: String?
+    /// The MessageID of the last server message (RelatesTo of the next client message).
+    public internal(set) var lastMessageID: String?
     // What EAC established.
     var effectiveCHAT: CHAT?
     var idPICC: [UInt8] = []
