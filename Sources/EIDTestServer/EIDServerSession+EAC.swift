@@ -37,8 +37,11 @@ extension EIDServerSession {
             throw .invalidEAC1Output("EFCardAccess")
         }
         let parameterID =
-            infos.chipAuthenticationDomainParameterInfos.lazy.compactMap(\.domainParameter.standardizedDomainParameterID)
-            .first ?? infos.paceInfos.lazy.compactMap(\.parameterID).first ?? ECCurve.brainpoolP256r1
+            infos.chipAuthenticationDomainParameterInfos.lazy.compactMap(
+                \.domainParameter.standardizedDomainParameterID
+            )
+            .first ?? infos.paceInfos.lazy.compactMap(\.parameterID).first
+            ?? ECCurve.brainpoolP256r1
             .standardizedDomainParameterID
         let key: ECKeyPair
         do {

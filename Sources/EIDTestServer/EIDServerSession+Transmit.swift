@@ -79,7 +79,8 @@ extension EIDServerSession {
             case .readDataGroup(let number):
                 guard sw == .success || sw.rawValue == 0x6282 else { throw .cardRefused(command: command.name, sw) }
                 if let name = EIDAttribute.name(dataGroup: number) {
-                    let value = EIDAttribute.value(dataGroup: number, der: answer.data) ?? .string(answer.data.hexString)
+                    let value =
+                        EIDAttribute.value(dataGroup: number, der: answer.data) ?? .string(answer.data.hexString)
                     read.append(SessionResult.Attribute(name: name, value: value))
                 }
             }

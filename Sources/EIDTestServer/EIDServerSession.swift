@@ -114,7 +114,9 @@ public struct EIDServerSession: Sendable {
         guard message.sender == .client, message.mayFollow(lastSent) else {
             return fail(.unexpectedMessage(message.kind), relatesTo: relatesTo)
         }
-        if lastSent != nil, envelope.relatesTo != lastMessageID { return fail(.relatesToMismatch, relatesTo: relatesTo) }
+        if lastSent != nil, envelope.relatesTo != lastMessageID {
+            return fail(.relatesToMismatch, relatesTo: relatesTo)
+        }
         if let reported = message.responseResult, reported.major == .error {
             return fail(.clientReported(reported.ecardAPIResult), relatesTo: relatesTo)
         }
@@ -148,7 +150,8 @@ public struct EIDServerSession: Sendable {
             if configuration.faults.contains(.wrongOrder) {
                 let key = try? ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
                 let input = EAC2InputType(
-                    ephemeralPublicKey: key?.publicKey.encoded ?? [0x04], signature: [UInt8](repeating: 0x55, count: 64))
+                    ephemeralPublicKey: key?.publicKey.encoded ?? [0x04], signature: [UInt8](repeating: 0x55, count: 64)
+                )
                 let answer = reply(.didAuthenticate(DIDAuthenticate(.eac2(input))), relatesTo: relatesTo)
                 finish(failure: .injected(.wrongOrder))
                 return answer

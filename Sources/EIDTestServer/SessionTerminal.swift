@@ -77,6 +77,7 @@ struct SessionTerminal: Sendable {
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal
         algorithm = terminal.certificate.body.publicKey.algorithm
-        grantableRights = terminal.certificate.body.chat.accessRights.intersection(dv.certificate.body.chat.accessRights)
+        grantableRights = terminal.certificate.body.chat.accessRights.intersection(
+            dv.certificate.body.chat.accessRights)
     }
 }

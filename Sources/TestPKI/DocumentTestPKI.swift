@@ -15,7 +15,9 @@ public enum DocumentTestPKI {
     /// The test CSCA certificate (DER), the trust anchor for EF.CardSecurity of eid-sim.
     public static let csca: X509Certificate = material(DocumentTestPKIMaterial.csca) { try X509Certificate(der: $0) }
     /// TEST ONLY: the CSCA's private key (PKCS#8), to issue further document signers.
-    public static let cscaKey: X509PrivateKey = material(DocumentTestPKIMaterial.cscaKey) { try X509PrivateKey(pkcs8: $0) }
+    public static let cscaKey: X509PrivateKey = material(DocumentTestPKIMaterial.cscaKey) {
+        try X509PrivateKey(pkcs8: $0)
+    }
     /// The document signer certificate that signs EF.CardSecurity.
     public static let documentSigner: X509Certificate = material(DocumentTestPKIMaterial.documentSigner) {
         try X509Certificate(der: $0)

@@ -1,9 +1,9 @@
 import EAC
 import EIDCrypto
-import TestPKI
 import EIDTestServer
 import Online
 import OrderedJSON
+import TestPKI
 import Testing
 
 /// Each session fault with the result a conforming client must see (what the man page says),
@@ -146,7 +146,9 @@ import Testing
         #expect(certificates[1].body.chat.isWithin(certificates[0].body.chat))
         #expect(certificates[1].isValid(on: .todayUTC()))
         #expect(input.transactionInfo == "test order 42")
-        #expect(try CHAT(encoded: try #require(input.requiredCHAT)).accessRights == SessionConfiguration.defaultRequiredRights)
+        #expect(
+            try CHAT(encoded: try #require(input.requiredCHAT)).accessRights
+                == SessionConfiguration.defaultRequiredRights)
         #expect(input.authenticatedAuxiliaryData == nil)
     }
 

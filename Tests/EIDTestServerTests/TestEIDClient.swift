@@ -109,11 +109,13 @@ struct TestEIDClient {
                 }
             case .eac2(let input):
                 do {
-                    guard let key = try? ECPoint(group: try ECGroup(.brainpoolP256r1), encoded: input.ephemeralPublicKey)
+                    guard
+                        let key = try? ECPoint(group: try ECGroup(.brainpoolP256r1), encoded: input.ephemeralPublicKey)
                     else { throw ECardAPIResult.error(.parameterError) }
                     ephemeralKey = key
                     guard let signature = input.signature else {
-                        return .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge))))
+                        return .didAuthenticateResponse(
+                            DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge))))
                     }
                     return .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(try eac2(signature: signature))))
                 } catch let error as ECardAPIResult { return errorResponse(to: message, error) } catch {
@@ -121,7 +123,8 @@ struct TestEIDClient {
                 }
             case .eacAdditional(let input):
                 do {
-                    return .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(try eac2(signature: input.signature))))
+                    return .didAuthenticateResponse(
+                        DIDAuthenticateResponse(.eac2(try eac2(signature: input.signature))))
                 } catch { return errorResponse(to: message, error) }
             }
         case .transmit(let transmit):
@@ -205,8 +208,9 @@ struct TestEIDClient {
         do {
             let cardSecurity = try PassiveAuthentication.readCardSecurity(secure)
             let selection = try ChipAuthentication.select(from: try SecurityInfos(efCardSecurity: cardSecurity))
-            guard try secure.transmit(.mseSetAT(chipAuthentication: selection.protocol, keyID: selection.keyID))
-                .statusWord == .success
+            guard
+                try secure.transmit(.mseSetAT(chipAuthentication: selection.protocol, keyID: selection.keyID))
+                    .statusWord == .success
             else { throw ECardAPIResult.error(.noPermission) }
             let response = try secure.transmit(.generalAuthenticate(chipAuthentication: ephemeralKey))
             let data = try DynamicAuthenticationData(bytes: response.data)
