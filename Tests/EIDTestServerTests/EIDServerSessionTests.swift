@@ -194,4 +194,40 @@ enum Fixture {
         #expect(end.result.ecardAPIResult == .error(.timeout))
         #expect(session.result?.error == .timedOut)
     }
+
+    static func run(
+        eac1: (@Sendable (inout EAC1OutputType) -> Void)? = nil, eac2: (@Sendable (inout EAC2OutputType) -> Void)? = nil
+    ) throws -> (EIDServerSession, TestEIDClient.Outcome) {
+        var session = try Fixture.session()
+        var client = TestEIDClient(tlsCertificate: Fixture.tlsCertificate)
+        client.alterEAC1 = eac1
+        client.alterEAC2 = eac2
+        let outcome = client.run(&session, sessionIdentifier: Fixture.sessionIdentifier)
+        return (session, outcome)
+    }
+
+    @Test func aWrongCATokenIsRefused() throws {
+        let (session, outcome) = try Self.run(eac2: { $0.authenticationToken?[0] ^= 0x01 })
+        #expect(session.result?.error == .chipAuthenticationFailed)
+        #expect(outcome.result == .error(.securityConditionNotSatisfied))
+        #expect(outcome.transmits == 0)
+    }
+
+    @Test func anEFCardSecurityThatIsNotValidlySignedIsRefused() throws {
+        let (session, outcome) = try Self.run(eac2: { output in
+            guard var file = output.efCardSecurity else { return }
+            file[file.count - 1] ^= 0x01
+            output.efCardSecurity = file
+        })
+        #expect(session.result?.error == .passiveAuthenticationFailed)
+        #expect(outcome.transmits == 0)
+    }
+
+    @Test func aCHATWithoutARequiredRightIsRefused() throws {
+        let (session, outcome) = try Self.run(eac1: { output in
+            output.chat = CHAT(role: .terminal, rights: [.readDG4]).encoded
+        })
+        #expect(session.result?.error == .chatNotAsRequested)
+        #expect(outcome.result == .error(.parameterError))
+    }
 }

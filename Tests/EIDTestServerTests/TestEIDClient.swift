@@ -39,6 +39,10 @@ struct TestEIDClient {
     let tlsCertificate: [UInt8]
     /// Flips a bit in the MAC of the first response of the first Transmit (a card response altered on the way).
     var tamperFirstResponse = false
+    /// Changes the EAC1 output before it is sent (a client that lies or breaks).
+    var alterEAC1: (@Sendable (inout EAC1OutputType) -> Void)?
+    /// Changes the EAC2 output before it is sent.
+    var alterEAC2: (@Sendable (inout EAC2OutputType) -> Void)?
 
     private var secure: SecureMessaging?
     private var pace: PACEResult?
@@ -104,7 +108,11 @@ struct TestEIDClient {
         case .didAuthenticate(let request):
             switch request.data {
             case .eac1(let input):
-                do { return .didAuthenticateResponse(DIDAuthenticateResponse(.eac1(try eac1(input)))) } catch {
+                do {
+                    var output = try eac1(input)
+                    alterEAC1?(&output)
+                    return .didAuthenticateResponse(DIDAuthenticateResponse(.eac1(output)))
+                } catch {
                     return errorResponse(to: message, error)
                 }
             case .eac2(let input):
@@ -117,7 +125,9 @@ struct TestEIDClient {
                         return .didAuthenticateResponse(
                             DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge))))
                     }
-                    return .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(try eac2(signature: signature))))
+                    var output = try eac2(signature: signature)
+                    alterEAC2?(&output)
+                    return .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output)))
                 } catch let error as ECardAPIResult { return errorResponse(to: message, error) } catch {
                     return errorResponse(to: message, .error(.internalError))
                 }
