@@ -17,6 +17,8 @@ import PackageDescription
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
 //   Faces                the terminal and JSON faces over an injected context (console, input,
 //                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator
+//   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
+//                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
 
 let package = Package(
@@ -59,6 +61,9 @@ let package = Package(
             dependencies: ["SmartCard", "EAC", "SDK", "Online"]
         ),
         .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
+        .target(
+            name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
+        ),
         .executableTarget(
             name: "eid",
             dependencies: [
@@ -112,6 +117,13 @@ let package = Package(
         ),
         .testTarget(
             name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]
+        ),
+        // A whole session against the in-process software card, with a small test-local eID client.
+        .testTarget(
+            name: "EIDTestServerTests",
+            dependencies: [
+                "EIDTestServer", "Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OrderedJSON",
+            ]
         ),
         .testTarget(name: "EndToEndTests"),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.

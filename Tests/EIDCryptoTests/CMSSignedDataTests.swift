@@ -16,7 +16,7 @@ import Testing
     }
 
     /// A CSCA (20 years) and a document signer (10 years) on brainpoolP256r1, as the committed test
-    /// PKI of eid-sim was made (Sources/CardSimulator/Profile/TestPKI).
+    /// PKI of eid-sim was made (Sources/TestPKI/DocumentTestPKI.swift).
     static func makePKI(days: Int = 7305) throws -> PKI {
         let cscaKey = try X509PrivateKey(generatingOn: .brainpoolP256r1)
         let csca = try X509Certificate.issue(
@@ -70,7 +70,7 @@ import Testing
     }
 
     /// Prints the Swift source of the committed test PKI when EID_GENERATE_TEST_PKI=1 (run once;
-    /// the output became Sources/CardSimulator/Profile/TestPKI/TestPKIMaterial.swift).
+    /// the output became Sources/TestPKI/DocumentTestPKIMaterial.swift).
     @Test func generateTestPKIMaterial() throws {
         guard ProcessInfo.processInfo.environment["EID_GENERATE_TEST_PKI"] == "1" else { return }
         let pki = try Self.makePKI()

@@ -57,4 +57,28 @@ import Testing
         #expect(dependencies.contains("\"CLibXML2\""), "found: \(dependencies)")
         for module in Self.onlineForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
+
+    /// `EIDTestServer` (the eID server's sessions) needs no card and no workflow: the software
+    /// card is only its tests' partner (ARCHITECTURE.md).
+    static let serverForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK", "Faces"]
+
+    @Test func eidTestServerImportsNoReaderNoSimulatorNoWorkflow() throws {
+        let folder = E2E.packageRoot.appendingPathComponent("Sources/EIDTestServer")
+        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(!files.isEmpty)
+        for file in files {
+            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
+                let module = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(!Self.serverForbidden.contains(module), "Sources/EIDTestServer/\(file): \(line)")
+            }
+        }
+        let manifest = try String(contentsOf: E2E.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let start = try #require(manifest.range(of: #"name: "EIDTestServer", dependencies: ["#))
+        let close = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
+        let dependencies = manifest[start.upperBound..<close]
+        #expect(dependencies.contains("\"Online\""), "found: \(dependencies)")
+        for module in Self.serverForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
+    }
 }

@@ -1,5 +1,6 @@
 import EAC
 import SmartCard
+import TestPKI
 
 /// The SecurityInfos of the simulated card (BSI TR-03110-3, appendix A.1.1), shaped like a
 /// real nPA's EF.CardAccess: TerminalAuthenticationInfo, ChipAuthenticationInfo, PACEInfo and
@@ -34,9 +35,9 @@ public enum SimulatorSecurityInfos {
     public static let cardAccess: [UInt8] = securityInfos.der
 
     /// The card's Chip Authentication: id-CA-ECDH-AES-CBC-CMAC-128, key id 65, the TEST ONLY
-    /// static key of `SimulatorTestPKI`.
+    /// static key of `DocumentTestPKI`.
     public static let chipAuthentication = ChipAuthenticationCard(
-        protocol: .ecdhAES128, keyID: chipAuthenticationKeyID, staticKey: SimulatorTestPKI.chipAuthenticationKey)
+        protocol: .ecdhAES128, keyID: chipAuthenticationKeyID, staticKey: DocumentTestPKI.chipAuthenticationKey)
 
     /// The SecurityInfos of EF.CardSecurity: those of EF.CardAccess and the
     /// ChipAuthenticationPublicKeyInfo of `chipAuthentication`.
@@ -55,7 +56,7 @@ public enum SimulatorSecurityInfos {
     ) throws -> [UInt8] {
         try PassiveAuthentication.sign(
             cardSecurityInfos(cardAccess: cardAccess, chipAuthentication: chipAuthentication),
-            signer: SimulatorTestPKI.documentSigner, key: SimulatorTestPKI.documentSignerKey)
+            signer: DocumentTestPKI.documentSigner, key: DocumentTestPKI.documentSignerKey)
     }
 
     /// The default EF.CardSecurity, signed once per process.

@@ -1,8 +1,8 @@
 // TEST ONLY: generated once by CMSSignedDataTests.generateTestPKIMaterial (EID_GENERATE_TEST_PKI=1)
-// on 2026-11-23. Private keys of a test PKI that protects nothing; see SimulatorTestPKI.
+// on 2026-11-23. Private keys of a test PKI that protects nothing; see DocumentTestPKI.
 
 /// The hex of the committed test PKI (DER certificates, PKCS#8 keys, a raw CA scalar).
-enum TestPKIMaterial {
+enum DocumentTestPKIMaterial {
     /// CSCA certificate "eid TEST ONLY CSCA", self-signed, 2026-01-01 + 7305 days.
     static let csca =
         "308201893082012fa003020102020101300a06082a8648ce3d040302302a310b3009060355040613024445311b301906"

@@ -1,0 +1,100 @@
+import EAC
+import EIDCrypto
+import Online
+import SmartCard
+
+/// EAC1 and EAC2 on the server side: what it asks for, what it checks in the client's outputs,
+/// and the keys of its secure messaging after Chip Authentication (AUTH-PROTOCOL 2.5, 6.6, 9.3).
+extension EIDServerSession {
+    /// DIDAuthenticate with EAC1InputType: DV and AT certificates, the description, the CHATs,
+    /// the auxiliary data and transaction info.
+    var eac1Request: DIDAuthenticate {
+        DIDAuthenticate(
+            .eac1(
+                EAC1InputType(
+                    certificates: terminal.certificates, certificateDescription: terminal.description,
+                    requiredCHAT: requiredCHAT.encoded, optionalCHAT: optionalCHAT?.encoded,
+                    authenticatedAuxiliaryData: auxiliaryData?.encoded,
+                    transactionInfo: configuration.transactionInfo, acceptedEIDTypes: ["CardCertified"])))
+    }
+
+    /// Checks the EAC1 output (the effective CHAT within what was asked and holding every required
+    /// right, ID_PICC, the challenge, EF.CardAccess) and makes EAC2: a fresh ephemeral key on the
+    /// Chip Authentication curve EF.CardAccess names and the TA signature over ID_PICC ‖ challenge
+    /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional`, wrong for
+    /// `wrong_ta_signature`).
+    mutating func eac2Input(after output: EAC1OutputType) throws(SessionFailure) -> EAC2InputType {
+        guard let chatBytes = output.chat, let chat = try? CHAT(encoded: chatBytes),
+            chat.terminalType == .authenticationTerminal
+        else { throw .invalidEAC1Output("CertificateHolderAuthorizationTemplate") }
+        let asked = requiredCHAT.accessRights.union(optionalCHAT?.accessRights ?? [])
+        guard chat.accessRights.isSubset(of: asked), requiredCHAT.accessRights.isSubset(of: chat.accessRights) else {
+            throw .chatNotAsRequested
+        }
+        guard let idPICC = output.idPICC, !idPICC.isEmpty else { throw .invalidEAC1Output("IDPICC") }
+        guard let challenge = output.challenge else { throw .invalidEAC1Output("Challenge") }
+        guard let cardAccess = output.efCardAccess, let infos = try? SecurityInfos(efCardAccess: cardAccess) else {
+            throw .invalidEAC1Output("EFCardAccess")
+        }
+        let parameterID =
+            infos.chipAuthenticationDomainParameterInfos.lazy.compactMap(
+                \.domainParameter.standardizedDomainParameterID
+            )
+            .first ?? infos.paceInfos.lazy.compactMap(\.parameterID).first
+            ?? ECCurve.brainpoolP256r1
+            .standardizedDomainParameterID
+        let key: ECKeyPair
+        do {
+            key = try ECKeyPair.generate(group: try ECGroup(standardizedDomainParameterID: parameterID))
+        } catch { throw .invalidEAC1Output("EFCardAccess") }
+        let input = TerminalAuthenticationSignatureInput(
+            idPICC: idPICC, challenge: challenge,
+            compressedEphemeralKey: TerminalAuthenticationSignatureInput.compress(key.publicKey),
+            auxiliaryData: auxiliaryData?.encoded)
+        do {
+            if configuration.faults.contains(.wrongTASignature) {
+                let stranger = try ECKeyPair.generate(group: terminal.terminal.keyPair.privateKey.group)
+                signature = try input.sign(with: stranger.privateKey, algorithm: terminal.algorithm)
+            } else {
+                signature = try input.sign(with: terminal.terminal.keyPair.privateKey, algorithm: terminal.algorithm)
+            }
+        } catch { throw .invalidEAC1Output("IDPICC") }
+        effectiveCHAT = chat
+        self.idPICC = idPICC
+        self.challenge = challenge
+        ephemeralKey = key
+        let withSignature = !configuration.faults.contains(.eacAdditional)
+        return EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: withSignature ? signature : nil)
+    }
+
+    /// Passive authentication of EF.CardSecurity against the CSCA (a validly signed file of
+    /// another CSCA is a foreign card: noted, not fatal), then the server side of Chip
+    /// Authentication: K, KSenc and KSmac from r_PICC, the check of T_PICC; secure messaging
+    /// starts under the new keys with SSC 0.
+    mutating func establishSecureMessaging(_ output: EAC2OutputType) throws(SessionFailure) {
+        guard let cardSecurity = output.efCardSecurity else { throw .invalidEAC2Output("EFCardSecurity") }
+        guard let token = output.authenticationToken else { throw .invalidEAC2Output("AuthenticationToken") }
+        guard let nonce = output.nonce else { throw .invalidEAC2Output("Nonce") }
+        let infos: SecurityInfos
+        if let verified = try? PassiveAuthentication.verify(cardSecurity, csca: configuration.pki.csca) {
+            infos = verified
+            passiveAuthentication = .verified
+        } else if let foreign = try? PassiveAuthentication.verify(cardSecurity, csca: nil) {
+            infos = foreign
+            passiveAuthentication = .foreignCard
+        } else {
+            throw .passiveAuthenticationFailed
+        }
+        guard let key = ephemeralKey, let selection = try? ChipAuthentication.select(from: infos),
+            selection.publicKey.group == key.publicKey.group
+        else { throw .chipAuthenticationFailed }
+        guard
+            let result = try? ChipAuthentication.terminalKeys(
+                protocol: selection.protocol, chipKey: selection.publicKey, ephemeralKey: key, nonce: nonce,
+                token: token)
+        else { throw .chipAuthenticationFailed }
+        secureMessaging = ServerSecureMessaging(keys: result.sessionKeys)
+        ephemeralKey = nil
+        pendingBatches = transmitPlan()
+    }
+}

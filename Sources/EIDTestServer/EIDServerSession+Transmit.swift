@@ -1,0 +1,90 @@
+import EAC
+import Online
+import SmartCard
+
+/// The Transmit rounds (AUTH-PROTOCOL 6.7): SELECT of the eID application and a VERIFY per
+/// authenticated auxiliary datum the CHAT allows, then READ BINARY of every data group the
+/// effective CHAT grants that has an SDK name; one APDU per Transmit for `transmit_single`.
+extension EIDServerSession {
+    func transmitPlan() -> [[ServerCardCommand]] {
+        let granted = (effectiveCHAT?.accessRights ?? []).intersection(terminal.grantableRights)
+        var checks: [ServerCardCommand] = [.selectEIDApplication]
+        for element in auxiliaryData?.elements ?? [] {
+            switch element {
+            case .ageVerification where granted.contains(.ageVerification): checks.append(.verify(element))
+            case .communityID where granted.contains(.communityIDVerification): checks.append(.verify(element))
+            case .documentValidity: checks.append(.verify(element))
+            default: break
+            }
+        }
+        let reads = granted.compactMap { right -> Int? in
+            guard right.rawValue < AccessRight.writeDG22.rawValue, let group = right.dataGroup,
+                EIDAttribute.name(dataGroup: group) != nil
+            else { return nil }
+            return group
+        }.sorted().map(ServerCardCommand.readDataGroup)
+        let batches = [checks, reads].filter { !$0.isEmpty }
+        if configuration.faults.contains(.transmitSingle) { return batches.joined().map { [$0] } }
+        return batches
+    }
+
+    /// The next Transmit, or StartPAOSResponse when everything was read.
+    mutating func nextTransmit(relatesTo: String?) throws(SessionFailure) -> PAOSReply {
+        guard !pendingBatches.isEmpty, let secure = secureMessaging else {
+            if configuration.faults.contains(.finalError) { return fail(.injected(.finalError), relatesTo: relatesTo) }
+            finish(
+                SessionResult(ok: true, read: read, verified: verified, passiveAuthentication: passiveAuthentication))
+            return reply(.startPAOSResponse(StartPAOSResponse(result: .ok)), relatesTo: relatesTo)
+        }
+        let batch = pendingBatches.removeFirst()
+        var protected: [CommandAPDU]
+        do { protected = try secure.protect(batch.map(\.apdu)) } catch { throw .secureMessagingFailed }
+        if configuration.faults.contains(.transmitBadMAC), transmitResponses == 0, !protected[0].data.isEmpty {
+            protected[0].data[protected[0].data.count - 1] ^= 0xFF
+        }
+        sentBatch = batch
+        state = .waitingForTransmitResponse
+        let infos = zip(batch, protected).map { command, apdu in
+            Transmit.InputAPDUInfo(apdu.bytes, acceptableStatusCodes: command.acceptableStatusCodes)
+        }
+        return reply(.transmit(Transmit(inputAPDUs: infos)), relatesTo: relatesTo)
+    }
+
+    /// Unprotects the responses (every MAC checked) and takes what they say: the selection, each
+    /// verification's pass or fail, each data group's value. A batch cut short must end with
+    /// the response the client stopped at.
+    mutating func take(_ response: TransmitResponse) throws(SessionFailure) {
+        transmitResponses += 1
+        guard !response.outputAPDUs.isEmpty, response.outputAPDUs.count <= sentBatch.count,
+            var secure = secureMessaging
+        else { throw .malformedTransmitResponse }
+        let plain: [ResponseAPDU]
+        do {
+            let responses = try response.outputAPDUs.map { try ResponseAPDU(bytes: $0) }
+            plain = try secure.unprotect(responses)
+        } catch { throw .secureMessagingFailed }
+        secureMessaging = secure
+        for (command, answer) in zip(sentBatch, plain) {
+            let sw = answer.statusWord
+            switch command {
+            case .selectEIDApplication:
+                guard sw == .success else { throw .cardRefused(command: command.name, sw) }
+            case .verify(let element):
+                guard sw == .success || sw == .authenticationFailed else {
+                    throw .cardRefused(command: command.name, sw)
+                }
+                verified.append(
+                    SessionResult.Verification(
+                        name: ServerCardCommand.verificationName(element), passed: sw == .success))
+            case .readDataGroup(let number):
+                guard sw == .success || sw.rawValue == 0x6282 else { throw .cardRefused(command: command.name, sw) }
+                if let name = EIDAttribute.name(dataGroup: number) {
+                    let value =
+                        EIDAttribute.value(dataGroup: number, der: answer.data) ?? .string(answer.data.hexString)
+                    read.append(SessionResult.Attribute(name: name, value: value))
+                }
+            }
+        }
+        guard plain.count == sentBatch.count else { throw .malformedTransmitResponse }
+    }
+}

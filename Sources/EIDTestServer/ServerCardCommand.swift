@@ -1,0 +1,52 @@
+import EAC
+import SmartCard
+
+/// A command the server sends to the card through Transmit, under its own secure messaging
+/// (AUTH-PROTOCOL 6.7, 5.2, 7.1): select the eID application, VERIFY one authenticated
+/// auxiliary datum, read one data group.
+enum ServerCardCommand: Equatable, Sendable {
+    case selectEIDApplication
+    case verify(AuthenticatedAuxiliaryData.Element)
+    case readDataGroup(Int)
+
+    static let eIDApplication: [UInt8] = [0xE8, 0x07, 0x04, 0x00, 0x7F, 0x00, 0x07, 0x03, 0x02]
+
+    var apdu: CommandAPDU {
+        switch self {
+        case .selectEIDApplication: return .selectApplication(Self.eIDApplication)
+        case .verify(let element):
+            return CommandAPDU(cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: element.identifier.tlv.bytes)
+        case .readDataGroup(let number):
+            return .readBinary(shortFileID: UInt8(number), ne: CommandAPDU.maxExtendedNe)
+        }
+    }
+
+    /// The status words that let the client go on with the batch (VERIFY's 6300 is an answer,
+    /// not a failure; a data group may end with 6282).
+    var acceptableStatusCodes: [[UInt8]] {
+        switch self {
+        case .selectEIDApplication: return [[0x90, 0x00]]
+        case .verify: return [[0x90, 0x00], [0x63, 0x00]]
+        case .readDataGroup: return [[0x90, 0x00], [0x62, 0x82]]
+        }
+    }
+
+    /// The name a failure report gives the command.
+    var name: String {
+        switch self {
+        case .selectEIDApplication: return "SELECT eID application"
+        case .verify(let element): return "VERIFY \(Self.verificationName(element))"
+        case .readDataGroup(let number): return "READ BINARY DG\(number)"
+        }
+    }
+
+    /// The name of a verification in the session result.
+    static func verificationName(_ element: AuthenticatedAuxiliaryData.Element) -> String {
+        switch element {
+        case .ageVerification: return "AgeVerification"
+        case .communityID: return "AddressVerification"
+        case .documentValidity: return "DocumentValidity"
+        case .other(let oid, _): return oid.dotted
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// A fault the test eID server injects into one session (issue 9, item 3), named as in
+/// `/tctoken?fault=NAME[,NAME]`. The session faults change what `EIDServerSession` sends; the
+/// transport faults (`isTransportFault`) are parsed here and carried out by the HTTP/TLS front end.
+public enum ServerFault: String, CaseIterable, Sendable, Comparable {
+    // Session faults: what a conforming client must refuse.
+    /// The EAC2 signature is not the AT key's signature: the card answers EXTERNAL AUTHENTICATE with 6300.
+    case wrongTASignature = "wrong_ta_signature"
+    /// The AT certificate expired yesterday.
+    case expiredAT = "expired_at"
+    /// The certificate description is not the one whose hash the AT certificate carries.
+    case descriptionHashMismatch = "description_hash_mismatch"
+    /// CommCertificates lacks the hash of the server's TLS certificate.
+    case tlsNotInDescription = "tls_not_in_description"
+    /// The description's subject URL is of another origin than the server.
+    case sopViolation = "sop_violation"
+    /// EAC1 carries two AT certificates.
+    case twoAT = "two_at"
+    /// The AT certificate grants rights its DV certificate does not have.
+    case chatBeyondDV = "chat_beyond_dv"
+    /// The first Transmit APDU carries a wrong secure messaging MAC.
+    case transmitBadMAC = "transmit_bad_mac"
+    /// StartPAOSResponse reports an error after the data was read.
+    case finalError = "final_error"
+    /// The first answer (to StartPAOS) is not well-formed XML.
+    case brokenXML = "broken_xml"
+    /// StartPAOS is answered with DIDAuthenticate EAC2 instead of EAC1.
+    case wrongOrder = "wrong_order"
+    /// The server drops the connection after the first TransmitResponse, without an answer.
+    case abortMidTransmit = "abort_mid_transmit"
+    // Session variants: a conforming client must succeed.
+    /// InitializeFramework before EAC1.
+    case initializeFramework = "initframework"
+    /// EAC2 without the signature; it follows in an EACAdditionalInputType round.
+    case eacAdditional = "eac_additional"
+    /// Authenticated auxiliary data with an age verification (18 years), VERIFY through Transmit.
+    case auxAge = "aux_age"
+    /// One APDU per Transmit.
+    case transmitSingle = "transmit_single"
+    // Transport faults: the front end's.
+    /// Answers after a delay.
+    case slow
+    /// A plain-http refresh address.
+    case httpRefresh = "http_refresh"
+    /// The tcToken URL answers 303 to the real one.
+    case redirect
+    /// The PSK channel for this session.
+    case psk
+    /// The TcToken's PSK is not the one the server uses.
+    case pskWrongKey = "psk_wrong_key"
+
+    /// Whether the HTTP/TLS front end carries the fault out (the session ignores it).
+    public var isTransportFault: Bool {
+        switch self {
+        case .slow, .httpRefresh, .redirect, .psk, .pskWrongKey: return true
+        default: return false
+        }
+    }
+
+    /// Whether a conforming client ends the session successfully despite the fault.
+    public var clientSucceeds: Bool {
+        switch self {
+        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .slow, .redirect, .psk: return true
+        default: return false
+        }
+    }
+
+    public static func < (lhs: ServerFault, rhs: ServerFault) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+}
+
+/// The faults of one session, parsed from the `fault` query parameter: names separated by
+/// commas, each at most once, none unknown.
+public struct ServerFaults: Equatable, Sendable, Sequence {
+    public private(set) var faults: Set<ServerFault>
+
+    public init(_ faults: Set<ServerFault> = []) { self.faults = faults }
+
+    /// Parses `NAME[,NAME]`; empty text is no fault. An unknown or repeated name throws
+    /// `ServerFaultError` (the name cut to 32 printable ASCII characters).
+    public init(parsing text: String) throws(ServerFaultError) {
+        var faults: Set<ServerFault> = []
+        guard !text.isEmpty else {
+            self.init()
+            return
+        }
+        for name in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+            guard let fault = ServerFault(rawValue: name) else { throw .unknown(ServerFaultError.cut(name)) }
+            guard faults.insert(fault).inserted else { throw .repeated(fault.rawValue) }
+        }
+        self.init(faults)
+    }
+
+    public func contains(_ fault: ServerFault) -> Bool { faults.contains(fault) }
+
+    public func makeIterator() -> IndexingIterator<[ServerFault]> { faults.sorted().makeIterator() }
+
+    /// The names, comma-separated in declaration order (what `init(parsing:)` reads back).
+    public var text: String { faults.sorted().map(\.rawValue).joined(separator: ",") }
+}
+
+/// Why a `fault=` value is refused.
+public enum ServerFaultError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A name that is no fault (cut short, printable ASCII only).
+    case unknown(String)
+    /// A name given twice.
+    case repeated(String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let name):
+            return "unknown fault \"\(name)\": use one or more of "
+                + ServerFault.allCases.map(\.rawValue).joined(separator: ", ") + ", separated by commas"
+        case .repeated(let name): return "the fault \(name) is named twice: name each fault once"
+        }
+    }
+
+    static func cut(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }.prefix(32)))
+    }
+}

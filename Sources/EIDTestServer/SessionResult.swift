@@ -1,0 +1,80 @@
+import OrderedJSON
+
+/// The outcome of one session, as `/result` serves it:
+/// `{"ok":true,"read":{"GivenNames":"ERIKA",…},"verified":{"AgeVerification":true},"passiveAuthentication":"verified","error":null}`.
+/// `read` holds the attributes read, named as the AusweisApp2 SDK names their rights;
+/// `verified` the outcome of each VERIFY of authenticated auxiliary data (AgeVerification,
+/// AddressVerification, DocumentValidity); `error` is null or
+/// `{"reason":…,"resultMajor":…,"resultMinor":…,"message":…}`.
+public struct SessionResult: Equatable, Sendable {
+    public var ok: Bool
+    public var read: [Attribute]
+    public var verified: [Verification]
+    public var passiveAuthentication: PassiveAuthenticationStatus?
+    public var error: SessionFailure?
+
+    /// One attribute read from the card.
+    public struct Attribute: Equatable, Sendable {
+        public var name: String
+        public var value: JSONValue
+
+        public init(name: String, value: JSONValue) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// One verification the card answered.
+    public struct Verification: Equatable, Sendable {
+        public var name: String
+        public var passed: Bool
+
+        public init(name: String, passed: Bool) {
+            self.name = name
+            self.passed = passed
+        }
+    }
+
+    /// How EF.CardSecurity fared.
+    public enum PassiveAuthenticationStatus: String, Sendable {
+        /// Signed by a document signer of the server's CSCA.
+        case verified
+        /// Validly signed, but not under the server's CSCA: a card of another issuer (not fatal).
+        case foreignCard = "foreign_card"
+    }
+
+    public init(
+        ok: Bool, read: [Attribute] = [], verified: [Verification] = [],
+        passiveAuthentication: PassiveAuthenticationStatus? = nil, error: SessionFailure? = nil
+    ) {
+        self.ok = ok
+        self.read = read
+        self.verified = verified
+        self.passiveAuthentication = passiveAuthentication
+        self.error = error
+    }
+
+    /// The value of the attribute `name`, if it was read.
+    public subscript(name: String) -> JSONValue? { read.first { $0.name == name }?.value }
+
+    public var json: JSONValue {
+        var errorValue = JSONValue.null
+        if let error {
+            let result = error.result
+            errorValue = .object([
+                ("reason", .string(error.reason)), ("resultMajor", .string(result.major.rawValue)),
+                ("resultMinor", result.minor.map { .string($0.rawValue) } ?? .null),
+                ("message", .string(error.description)),
+            ])
+        }
+        return .object([
+            ("ok", .bool(ok)), ("read", .object(read.map { ($0.name, $0.value) })),
+            ("verified", .object(verified.map { ($0.name, .bool($0.passed)) })),
+            ("passiveAuthentication", passiveAuthentication.map { .string($0.rawValue) } ?? .null),
+            ("error", errorValue),
+        ])
+    }
+
+    /// The JSON text, one line.
+    public var jsonText: String { json.text }
+}

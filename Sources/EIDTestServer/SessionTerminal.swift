@@ -1,0 +1,83 @@
+import EAC
+import EIDCrypto
+import TestPKI
+
+/// What one session presents in EAC1 and signs in EAC2: the certificates (DV, then AT, as
+/// encoded), the certificate description, the AT key and its algorithm, the authenticated
+/// auxiliary data. Normally the server PKI's; the certificate faults issue their own here.
+struct SessionTerminal: Sendable {
+    let certificates: [[UInt8]]
+    let description: [UInt8]
+    let terminal: IssuedCertificate
+    let algorithm: TAAlgorithm
+    /// The rights the card can grant: the AT's within the DV's.
+    let grantableRights: Set<AccessRight>
+
+    init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws(ServerPKIError) {
+        do {
+            try self.init(issuing: pki, faults: faults, date: date)
+        } catch let error as ServerPKIError {
+            throw error
+        } catch {
+            throw .cannotIssue("\(error)")
+        }
+    }
+
+    private init(issuing pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws {
+        var dv = pki.documentVerifier
+        var terminal = pki.terminal
+        var description = pki.description
+        var sentDescription: CertificateDescription?
+        var extra: [IssuedCertificate] = []
+        let rights = pki.terminal.certificate.body.chat.accessRights
+        let chr = pki.terminal.holderReference
+        let parameters = pki.cvca.body.publicKey.domainParameters
+        func issue(_ description: CertificateDescription, effective: CalendarDate = date, days: Int = 30) throws
+            -> IssuedCertificate
+        {
+            try dv.issueTerminal(
+                rights: rights, description: description, holderReference: chr, effectiveDate: effective,
+                expirationDate: try effective.adding(days: days), domainParameters: parameters)
+        }
+        let origin = description.subjectURL
+        let hashes = description.commCertificates ?? []
+        if faults.contains(.sopViolation) {
+            description = try ServerPKI.description(
+                subjectURL: "https://sop-violation.invalid", commCertificates: hashes)
+            terminal = try issue(description)
+        }
+        if faults.contains(.tlsNotInDescription) {
+            description = try ServerPKI.description(
+                subjectURL: description.subjectURL ?? origin ?? "",
+                commCertificates: [SessionConfiguration.foreignCertificateHash])
+            terminal = try issue(description)
+        }
+        if faults.contains(.expiredAT) {
+            terminal = try issue(description, effective: try date.adding(days: -31), days: 30)
+        }
+        if faults.contains(.chatBeyondDV) {
+            guard let authority = pki.authority else { throw ServerPKIError.cannotIssue("no CVCA key for a new DV") }
+            let narrower = rights.subtracting([.ageVerification, .communityIDVerification, .restrictedIdentification])
+            dv = try authority.issueDocumentVerifier(rights: narrower, effectiveDate: date)
+            terminal = try issue(description)
+        }
+        if faults.contains(.twoAT) {
+            extra.append(
+                try dv.issueTerminal(
+                    rights: rights, description: description, holderReference: "DEEIDTESTAT00002",
+                    effectiveDate: date, expirationDate: try date.adding(days: 30), domainParameters: parameters))
+        }
+        if faults.contains(.descriptionHashMismatch) {
+            sentDescription = try CertificateDescription(
+                issuerName: description.issuerName, subjectName: description.subjectName + " (changed)",
+                subjectURL: description.subjectURL, termsOfUsage: description.termsOfUsage,
+                commCertificates: description.commCertificates)
+        }
+        certificates = try ([dv, terminal] + extra).map { try $0.certificate.encoded }
+        self.description = (sentDescription ?? description).encoded
+        self.terminal = terminal
+        algorithm = terminal.certificate.body.publicKey.algorithm
+        grantableRights = terminal.certificate.body.chat.accessRights.intersection(
+            dv.certificate.body.chat.accessRights)
+    }
+}

@@ -1,0 +1,69 @@
+import EIDTestServer
+import Online
+import Testing
+
+/// Many sessions side by side: each found by its identifier or by the message, each isolated.
+@Suite struct EIDServerSessionsTests {
+    static func configuration(_ id: String, faults: ServerFaults = ServerFaults()) -> SessionConfiguration {
+        SessionConfiguration(sessionIdentifier: id, pki: Fixture.pki, faults: faults)
+    }
+
+    @Test func aStartPAOSForNoSessionGetsAnError() throws {
+        let sessions = EIDServerSessions()
+        try sessions.create(Self.configuration("known"))
+        let start = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "unknown")))
+        let reply = try #require(try PAOSEnvelope.parse(try #require(sessions.respond(toBody: start.encoded()).body)))
+        guard case .startPAOSResponse(let end) = reply.message else {
+            Issue.record("an unknown session is answered with StartPAOSResponse")
+            return
+        }
+        #expect(end.result.ecardAPIResult == .error(.parameterError))
+        #expect(reply.relatesTo == start.messageID)
+        #expect(sessions.result(of: "known") == nil && sessions.lastResult == nil)
+        #expect(throws: EIDServerSessionsError.duplicateSession) { try sessions.create(Self.configuration("known")) }
+    }
+
+    @Test func twoSessionsRunInterleavedWithoutTouchingEachOther() throws {
+        let sessions = EIDServerSessions()
+        try sessions.create(Self.configuration("a"))
+        try sessions.create(Self.configuration("b", faults: ServerFaults([.wrongTASignature])))
+        // Session b's messages are routed by StartPAOS and then by RelatesTo; a's by identifier.
+        let startB = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "b")))
+        let eac1B = try #require(sessions.respond(toBody: startB.encoded()).envelope)
+        let startA = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "a")))
+        let eac1A = try #require(sessions.respond(toBody: startA.encoded(), sessionIdentifier: "a").envelope)
+        #expect(eac1A.messageID != eac1B.messageID)
+        let cancelB = PAOSEnvelope(
+            .didAuthenticateResponse(DIDAuthenticateResponse(result: DSSResult(.error(.cancellationByUser)), nil)),
+            relatesTo: eac1B.messageID)
+        _ = sessions.respond(toBody: cancelB.encoded())
+        #expect(sessions.result(of: "b")?.error == .clientReported(.error(.cancellationByUser)))
+        #expect(sessions.result(of: "a") == nil)
+        #expect(sessions.lastResult?.error == .clientReported(.error(.cancellationByUser)))
+    }
+
+    @Test func stalledSessionsAreSwept() throws {
+        let clock = ManualClock()
+        let sessions = EIDServerSessions(clock: clock)
+        try sessions.create(Self.configuration("slow"))
+        try sessions.create(Self.configuration("idle"))
+        _ = sessions.respond(toBody: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "slow"))).encoded())
+        clock.advance(200)
+        #expect(sessions.expireStalled() == 2)
+        #expect(sessions.result(of: "slow")?.error == .timedOut && sessions.lastResult?.error == .timedOut)
+        #expect(sessions.expireStalled() == 0)
+    }
+
+    @Test func aFullTableMakesRoomFromFinishedSessionsOnly() throws {
+        let sessions = EIDServerSessions(capacity: 1)
+        try sessions.create(Self.configuration("first"))
+        #expect(throws: EIDServerSessionsError.full) { try sessions.create(Self.configuration("second")) }
+        _ = sessions.respond(toBody: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "nobody"))).encoded())
+        _ = sessions.respond(
+            toBody: PAOSEnvelope(.transmitResponse(TransmitResponse(outputAPDUs: [[0x90, 0x00]]))).encoded(),
+            sessionIdentifier: "first")
+        #expect(sessions.result(of: "first")?.error == .unexpectedMessage(.transmitResponse))
+        try sessions.create(Self.configuration("second"))
+        #expect(sessions.result(of: "first") == nil)
+    }
+}

@@ -1,0 +1,175 @@
+import EAC
+import EIDCrypto
+import EIDTestServer
+import Online
+import OrderedJSON
+import TestPKI
+import Testing
+
+/// Each session fault with the result a conforming client must see (what the man page says),
+/// and the server's own record of it.
+@Suite struct ServerFaultTests {
+    /// A fault, the result the client reports, and the failure `/result` shows.
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        let fault: ServerFault
+        let clientResult: ECardAPIResult
+        let failure: SessionFailure
+        var testDescription: String { fault.rawValue }
+    }
+
+    static let refused: [Expectation] = [
+        Expectation(
+            fault: .wrongTASignature, clientResult: .error(.noPermission),
+            failure: .clientReported(.error(.noPermission))),
+        Expectation(
+            fault: .expiredAT, clientResult: .error(.invalidCertificatePath),
+            failure: .clientReported(.error(.invalidCertificatePath))),
+        Expectation(
+            fault: .descriptionHashMismatch, clientResult: .error(.parameterError),
+            failure: .clientReported(.error(.parameterError))),
+        Expectation(
+            fault: .tlsNotInDescription, clientResult: .error(.trustedChannelEstablishmentFailed),
+            failure: .clientReported(.error(.trustedChannelEstablishmentFailed))),
+        Expectation(
+            fault: .sopViolation, clientResult: .error(.parameterError),
+            failure: .clientReported(.error(.parameterError))),
+        Expectation(
+            fault: .twoAT, clientResult: .error(.invalidCertificatePath),
+            failure: .clientReported(.error(.invalidCertificatePath))),
+        Expectation(
+            fault: .chatBeyondDV, clientResult: .error(.invalidCertificatePath),
+            failure: .clientReported(.error(.invalidCertificatePath))),
+        Expectation(
+            fault: .transmitBadMAC, clientResult: .error(.securityConditionNotSatisfied),
+            failure: .secureMessagingFailed),
+        Expectation(fault: .finalError, clientResult: .error(.internalError), failure: .injected(.finalError)),
+        Expectation(
+            fault: .brokenXML, clientResult: .error(.trustedChannelEstablishmentFailed),
+            failure: .injected(.brokenXML)),
+        Expectation(fault: .wrongOrder, clientResult: .error(.internalError), failure: .injected(.wrongOrder)),
+        Expectation(
+            fault: .abortMidTransmit, clientResult: .error(.communicationError),
+            failure: .injected(.abortMidTransmit)),
+    ]
+
+    @Test(arguments: refused) func aFaultEndsWithTheResultTheClientMustSee(_ expectation: Expectation) throws {
+        let (session, outcome) = try Fixture.run([expectation.fault])
+        #expect(outcome.result == expectation.clientResult)
+        let result = try #require(session.result)
+        #expect(!result.ok)
+        #expect(result.error == expectation.failure)
+        #expect(result.json["ok"] == .bool(false))
+        #expect(result.json["error"]?["reason"] == .string(expectation.failure.reason))
+    }
+
+    @Test func finalErrorComesAfterTheDataWasRead() throws {
+        let (session, _) = try Fixture.run([.finalError])
+        #expect(session.result?["GivenNames"] == .string("ERIKA"))
+    }
+
+    @Test func theClientSeesTheCardRefuseTheWrongSignature() throws {
+        // Without the client's own checks the card itself refuses: EXTERNAL AUTHENTICATE → 6300.
+        let (_, outcome) = try Fixture.run([.wrongTASignature])
+        #expect(outcome.localError == .error(.noPermission))
+        #expect(outcome.serverResult?.ecardAPIResult == .error(.noPermission))
+    }
+
+    @Test(arguments: [ServerFault.initializeFramework, .eacAdditional, .auxAge, .transmitSingle])
+    func aVariantStillSucceeds(_ fault: ServerFault) throws {
+        let (session, outcome) = try Fixture.run([fault])
+        #expect(outcome.result == .ok)
+        let result = try #require(session.result)
+        #expect(result.ok && result["GivenNames"] == .string("ERIKA"))
+        switch fault {
+        case .auxAge: #expect(result.verified == [SessionResult.Verification(name: "AgeVerification", passed: true)])
+        case .transmitSingle: #expect(outcome.transmits == 16)
+        default: #expect(outcome.transmits == 2)
+        }
+    }
+
+    @Test func everyVerificationIsAskedAndAnswered() throws {
+        var session = try Fixture.session(
+            verifications: SessionConfiguration.Verifications(
+                minimumAge: 60, validOn: CalendarDate(year: 2030, month: 1, day: 1), communityID: [0x02, 0x76, 0x05]))
+        var client = TestEIDClient(tlsCertificate: Fixture.tlsCertificate)
+        let outcome = client.run(&session, sessionIdentifier: Fixture.sessionIdentifier)
+        #expect(outcome.result == .ok)
+        #expect(
+            session.result?.verified == [
+                SessionResult.Verification(name: "AgeVerification", passed: false),
+                SessionResult.Verification(name: "DocumentValidity", passed: true),
+                SessionResult.Verification(name: "AddressVerification", passed: true),
+            ])
+        #expect(session.result?.json["verified"]?["AgeVerification"] == .bool(false))
+    }
+
+    @Test func faultNamesAreParsed() throws {
+        let faults = try ServerFaults(parsing: "wrong_ta_signature,slow,psk")
+        #expect(faults.contains(.wrongTASignature) && faults.contains(.slow) && faults.contains(.psk))
+        #expect(faults.text == "wrong_ta_signature,slow,psk")
+        #expect(try ServerFaults(parsing: faults.text) == faults)
+        #expect(try ServerFaults(parsing: "") == ServerFaults())
+        #expect(throws: ServerFaultError.unknown("nope")) { try ServerFaults(parsing: "slow,nope") }
+        #expect(throws: ServerFaultError.repeated("slow")) { try ServerFaults(parsing: "slow,slow") }
+        #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "slow,") }
+        #expect(
+            ServerFault.allCases.filter(\.isTransportFault) == [.slow, .httpRefresh, .redirect, .psk, .pskWrongKey])
+        #expect(ServerFault.allCases.count == 21)
+    }
+
+    @Test func aTransportFaultLeavesTheSessionAlone() throws {
+        let (session, outcome) = try Fixture.run([.slow, .psk])
+        #expect(outcome.result == .ok && session.result?.ok == true)
+    }
+}
+
+/// What each certificate fault puts into EAC1, seen by a client that only reads it.
+@Suite struct ServerFaultEAC1Tests {
+    static func eac1(_ fault: ServerFault?) throws -> (EAC1InputType, [CVCertificate], CertificateDescription) {
+        var session = try Fixture.session(faults: ServerFaults(fault.map { [$0] } ?? []))
+        let reply = session.respond(
+            to: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: Fixture.sessionIdentifier))))
+        guard case .didAuthenticate(let request)? = reply.envelope?.message, case .eac1(let input) = request.data else {
+            throw ServerFaultError.unknown("no EAC1")
+        }
+        let certificates = try input.certificates.map { try CVCertificate(encoded: $0) }
+        let description = try CertificateDescription(encoded: try #require(input.certificateDescription))
+        return (input, certificates, description)
+    }
+
+    @Test func withoutAFaultEAC1IsWhatAClientAccepts() throws {
+        let (input, certificates, description) = try Self.eac1(nil)
+        #expect(certificates.map(\.role) == [.dvOfficialDomestic, .terminal])
+        #expect(try description.matches(certificates[1]))
+        #expect(description.subjectURL == Fixture.origin)
+        #expect(description.commCertificates == [try Digest.sha256.hash(Fixture.tlsCertificate)])
+        #expect(certificates[1].body.chat.isWithin(certificates[0].body.chat))
+        #expect(certificates[1].isValid(on: .todayUTC()))
+        #expect(input.transactionInfo == "test order 42")
+        #expect(
+            try CHAT(encoded: try #require(input.requiredCHAT)).accessRights
+                == SessionConfiguration.defaultRequiredRights)
+        #expect(input.authenticatedAuxiliaryData == nil)
+    }
+
+    @Test func eachCertificateFaultBreaksWhatItNames() throws {
+        let expired = try Self.eac1(.expiredAT).1[1]
+        #expect(expired.body.expirationDate < .todayUTC())
+        #expect(try Self.eac1(.twoAT).1.map(\.role) == [.dvOfficialDomestic, .terminal, .terminal])
+        let beyond = try Self.eac1(.chatBeyondDV).1
+        #expect(!beyond[1].body.chat.isWithin(beyond[0].body.chat))
+        let mismatch = try Self.eac1(.descriptionHashMismatch)
+        #expect(try !mismatch.2.matches(mismatch.1[1]))
+        let foreignTLS = try Self.eac1(.tlsNotInDescription)
+        #expect(try foreignTLS.2.matches(foreignTLS.1[1]))
+        #expect(foreignTLS.2.commCertificates?.contains(try Digest.sha256.hash(Fixture.tlsCertificate)) == false)
+        let sop = try Self.eac1(.sopViolation)
+        #expect(try sop.2.matches(sop.1[1]))
+        #expect(!WebOrigin.isSameOrigin(try #require(sop.2.subjectURL), Fixture.origin))
+        let aux = try Self.eac1(.auxAge).0
+        let age = try AuthenticatedAuxiliaryData(encoded: try #require(aux.authenticatedAuxiliaryData))
+        let today = CalendarDate.todayUTC()
+        #expect(age.ageVerificationDate?.year == today.year - 18)
+        #expect(try CHAT(encoded: try #require(aux.requiredCHAT)).accessRights.contains(.ageVerification))
+    }
+}
