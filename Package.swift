@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "SDK", dependencies: ["SmartCard", "OrderedJSON"]),
         .target(
             name: "Workflows",
-            dependencies: ["SmartCard", "EAC", "SDK", "Online"]
+            dependencies: ["SmartCard", "EIDCrypto", "EAC", "SDK", "Online"]
         ),
         .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
         .executableTarget(
@@ -102,7 +102,10 @@ let package = Package(
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "WorkflowsTests", dependencies: ["Workflows", "Faces", "SDK", "CardSimulator", "SmartCard"]
+            name: "WorkflowsTests",
+            dependencies: [
+                "Workflows", "Faces", "SDK", "CardSimulator", "SmartCard", "EAC", "EIDCrypto", "Online", "TestPKI",
+            ]
         ),
         .testTarget(
             name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]
