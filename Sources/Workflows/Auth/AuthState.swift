@@ -105,16 +105,14 @@ public struct AuthOutcome: Equatable, Sendable {
     /// AusweisApp's choice (AUTH-PROTOCOL.md §1.7): the local status when the user cancelled or
     /// the server's result was ok; the server's result otherwise.
     static func combining(local: FailureReason?, server: DSSResult) -> AuthOutcome {
-        if let local {
-            if local.isCancellation || server.major == .ok {
-                return AuthOutcome(result: local.result, reason: local, fromServer: false)
-            }
-            return AuthOutcome(
-                result: server.ecardAPIResult, reason: .authServerResult(server.ecardAPIResult), fromServer: true)
+        if let local, local.isCancellation || server.major == .ok {
+            return AuthOutcome(result: local.result, reason: local, fromServer: false)
         }
         if server.major == .error {
+            // The reason stays the local one when there is one: it says more than the server's echo.
             return AuthOutcome(
-                result: server.ecardAPIResult, reason: .authServerResult(server.ecardAPIResult), fromServer: true)
+                result: server.ecardAPIResult, reason: local ?? .authServerResult(server.ecardAPIResult),
+                fromServer: true)
         }
         return AuthOutcome(result: server.ecardAPIResult, reason: nil, fromServer: true)
     }
