@@ -31,8 +31,14 @@ import Testing
         _ lines: [String], server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
         trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
     ) throws -> Run {
+        try authenticate(peer: ScriptedPeer(lines), server: server, card: card, trustAnchors: trustAnchors)
+    }
+
+    func authenticate(
+        peer: ScriptedPeer, server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
+        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
+    ) throws -> Run {
         let server = try server ?? FakeEIDServer()
-        let peer = ScriptedPeer(lines)
         let workflow = AuthWorkflow(
             configuration: .init(
                 tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken, trustAnchors: trustAnchors,
@@ -195,4 +201,50 @@ import Testing
         #expect(info.subjectName == "eid test service" && info.subjectUrl == "https://service.example")
         #expect(rights.error != nil && rights.effective == ["FamilyName", "GivenNames"], "an unknown right changes nothing")
     }
+
+    /// CANCEL when ENTER_PIN, ENTER_CAN or ENTER_PUK comes (the card's PIN state decides which):
+    /// the server is told, nothing is read, the card is reset.
+    @Test(arguments: [(3, "ENTER_PIN"), (1, "ENTER_CAN"), (0, "ENTER_PUK")])
+    func cancelAtThePasswordPrompt(retries: Int, prompt: String) throws {
+        let card = SimulatedEIDCard(profile: CardProfile(pinRetries: retries))
+        let peer = ReactivePeer([
+            "ACCESS_RIGHTS": [Self.accept], "ENTER_PIN": [Self.cancel], "ENTER_CAN": [Self.cancel],
+            "ENTER_PUK": [Self.cancel],
+        ])
+        let run = try authenticate(peer: peer, card: card)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", prompt, "AUTH"])
+        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.server.received.last?.responseResult?.minor == .known(.cancellationByUser))
+        #expect(run.server.dataGroup4 == nil)
+        #expect(card.passwords.pinRetryCounter == retries, "no attempt spent")
+    }
+
+    @Test func suspendedPINThenCANThenPIN() throws {
+        let card = SimulatedEIDCard(profile: CardProfile(pinRetries: 1))
+        let run = try authenticate(
+            [Self.accept, #"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin], card: card)
+        #expect(run.result.outcome.result == .ok)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_CAN", "ENTER_PIN", "AUTH"])
+        #expect(run.server.dataGroup4 != nil)
+    }
+}
+
+/// A peer that answers each message by its name from a script, one command per message, as a
+/// person at the prompt would (a CANCEL given ahead would act at once).
+final class ReactivePeer: ScriptedPeer {
+    private var script: [String: [String]]
+
+    init(_ script: [String: [String]]) {
+        self.script = script
+        super.init([], endOfInput: false)
+    }
+
+    override func send(_ message: SDKMessage) {
+        super.send(message)
+        guard var lines = script[message.name], !lines.isEmpty else { return }
+        queue.feed(line: Array(lines.removeFirst().utf8))
+        script[message.name] = lines
+    }
+
+    override func nextCommand(timeout: Double) -> PeerInput { super.nextCommand(timeout: min(timeout, 0.2)) }
 }
