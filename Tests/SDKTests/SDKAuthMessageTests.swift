@@ -72,8 +72,9 @@ import Testing
     func parse(_ line: String) -> SDKCommand.Parsed { SDKCommand.parse(Array(line.utf8)) }
 
     @Test func authCommands() {
-        guard case .command(.runAuth(tcTokenURL: "https://test.governikus-eid.de/DEMO")) = parse(
-            #"{"cmd":"RUN_AUTH","tcTokenURL":"https://test.governikus-eid.de/DEMO"}"#)
+        guard
+            case .command(.runAuth(tcTokenURL: "https://test.governikus-eid.de/DEMO")) = parse(
+                #"{"cmd":"RUN_AUTH","tcTokenURL":"https://test.governikus-eid.de/DEMO"}"#)
         else {
             Issue.record("RUN_AUTH")
             return
@@ -81,7 +82,8 @@ import Testing
         guard case .command(.getAccessRights) = parse(#"{"cmd":"GET_ACCESS_RIGHTS"}"#),
             case .command(.getCertificate) = parse(#"{"cmd":"GET_CERTIFICATE"}"#),
             case .command(.setAccessRights([])) = parse(#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#),
-            case .command(.setAccessRights(["FamilyName"])) = parse(#"{"cmd":"SET_ACCESS_RIGHTS","chat":["FamilyName"]}"#)
+            case .command(.setAccessRights(["FamilyName"])) = parse(
+                #"{"cmd":"SET_ACCESS_RIGHTS","chat":["FamilyName"]}"#)
         else {
             Issue.record("GET_ACCESS_RIGHTS, GET_CERTIFICATE, SET_ACCESS_RIGHTS")
             return

@@ -65,19 +65,27 @@ import Testing
     }
 
     @Test func theSignatureInEACAdditionalInput() {
-        #expect(next(.didAuthenticateEac1, .received(.eac2(signed: false))) == AuthStep(.eacAdditionalInputType, [.sendChallenge]))
-        #expect(next(.eacAdditionalInputType, .received(.eacAdditional)) == AuthStep(.didAuthenticateEac2, [.didAuthenticateEAC2]))
+        #expect(
+            next(.didAuthenticateEac1, .received(.eac2(signed: false)))
+                == AuthStep(.eacAdditionalInputType, [.sendChallenge]))
+        #expect(
+            next(.eacAdditionalInputType, .received(.eacAdditional))
+                == AuthStep(.didAuthenticateEac2, [.didAuthenticateEAC2]))
     }
 
     @Test func thePasswordsAsInChangePIN() {
         let suspended = PACEProgress(retryCounter: 1)
         #expect(next(.preparePace(suspended), .proceed) == AuthStep(.enterPacePassword(.can, suspended), [.ask(.can)]))
         let canDone = PACEProgress(retryCounter: 1, canEstablished: true)
-        #expect(next(.establishPaceChannel(.can, suspended), .paceEstablished) == AuthStep(.preparePace(canDone), [.checkCancelled]))
+        #expect(
+            next(.establishPaceChannel(.can, suspended), .paceEstablished)
+                == AuthStep(.preparePace(canDone), [.checkCancelled]))
         #expect(next(.preparePace(canDone), .proceed) == AuthStep(.enterPacePassword(.pin, canDone), [.ask(.pin)]))
         let blocked = PACEProgress(retryCounter: 0)
         #expect(next(.preparePace(blocked), .proceed) == AuthStep(.enterPacePassword(.puk, blocked), [.ask(.puk)]))
-        #expect(next(.establishPaceChannel(.puk, blocked), .paceEstablished) == AuthStep(.resetRetryCounter(blocked), [.unblockPIN]))
+        #expect(
+            next(.establishPaceChannel(.puk, blocked), .paceEstablished)
+                == AuthStep(.resetRetryCounter(blocked), [.unblockPIN]))
         #expect(
             next(.resetRetryCounter(blocked), .unblocked(.done))
                 == AuthStep(.preparePace(Self.fresh), [.noteCard(CardInfo(retryCounter: 3)), .checkCancelled]))
@@ -119,7 +127,9 @@ import Testing
         }
         // A broken connection is never reported: there is no one to report to.
         let lost = FailureReason.authConnectionFailed(.connectionFailed)
-        #expect(next(state, .failed(lost)) == Self.refresh(AuthOutcome(result: lost.result, reason: lost, fromServer: false)))
+        #expect(
+            next(state, .failed(lost))
+                == Self.refresh(AuthOutcome(result: lost.result, reason: lost, fromServer: false)))
     }
 
     @Test(arguments: AuthStateTests.running)
@@ -160,7 +170,8 @@ import Testing
             next(.transmit, .received(.startPAOSResponse(serverError)))
                 == Self.refresh(
                     AuthOutcome(
-                        result: .error(.invalidCertificatePath), reason: .authServerResult(.error(.invalidCertificatePath)),
+                        result: .error(.invalidCertificatePath),
+                        reason: .authServerResult(.error(.invalidCertificatePath)),
                         fromServer: true)))
         // The server does not end the exchange after the report: the local failure stands.
         #expect(

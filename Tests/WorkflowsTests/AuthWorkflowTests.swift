@@ -199,7 +199,8 @@ import Testing
             return
         }
         #expect(info.subjectName == "eid test service" && info.subjectUrl == "https://service.example")
-        #expect(rights.error != nil && rights.effective == ["FamilyName", "GivenNames"], "an unknown right changes nothing")
+        #expect(
+            rights.error != nil && rights.effective == ["FamilyName", "GivenNames"], "an unknown right changes nothing")
     }
 
     /// CANCEL when ENTER_PIN, ENTER_CAN or ENTER_PUK comes (the card's PIN state decides which):

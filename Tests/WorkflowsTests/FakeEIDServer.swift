@@ -83,7 +83,9 @@ final class FakeEIDServer: PAOSTransport {
 
     var eac1Input: EAC1InputType {
         EAC1InputType(
-            certificates: [try! terminal.terminal.certificate.encoded, try! terminal.documentVerifier.certificate.encoded],
+            certificates: [
+                try! terminal.terminal.certificate.encoded, try! terminal.documentVerifier.certificate.encoded,
+            ],
             certificateDescription: description.encoded, requiredCHAT: requiredCHAT.encoded,
             optionalCHAT: optionalCHAT.encoded, transactionInfo: "order 42")
     }
@@ -91,8 +93,10 @@ final class FakeEIDServer: PAOSTransport {
     func exchange(_ body: [UInt8]) throws(PAOSTransportError) -> [UInt8] {
         guard let envelope = try? PAOSEnvelope.parse(body) else { throw .connectionFailed }
         received.append(envelope.message)
-        let reply = (try? respond(to: envelope.message)) ?? .startPAOSResponse(
-            StartPAOSResponse(result: DSSResult(.error(.internalError))))
+        let reply =
+            (try? respond(to: envelope.message))
+            ?? .startPAOSResponse(
+                StartPAOSResponse(result: DSSResult(.error(.internalError))))
         return PAOSEnvelope(reply, relatesTo: envelope.messageID).encoded()
     }
 
@@ -114,7 +118,8 @@ final class FakeEIDServer: PAOSTransport {
                 ephemeral = key
                 let signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
                 return .didAuthenticate(
-                    DIDAuthenticate(.eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
+                    DIDAuthenticate(
+                        .eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
             case .eac2(let output) where output.isChallengeOnly:
                 guard let eac1Output, let ephemeral else { throw PAOSTransportError.connectionFailed }
                 return .didAuthenticate(

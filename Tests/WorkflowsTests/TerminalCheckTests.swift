@@ -29,7 +29,8 @@ import Testing
         EAC1InputType(
             certificates: try (certificates ?? [terminal.terminal.certificate, terminal.documentVerifier.certificate])
                 .map { try $0.encoded },
-            certificateDescription: description?.encoded, requiredCHAT: required?.encoded, optionalCHAT: optional?.encoded)
+            certificateDescription: description?.encoded, requiredCHAT: required?.encoded,
+            optionalCHAT: optional?.encoded)
     }
 
     func check(_ input: EAC1InputType, url: String = TerminalCheckTests.url, tls: [[UInt8]] = [TerminalCheckTests.tls])
@@ -51,16 +52,18 @@ import Testing
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
         let checked = try check(try input(t, description: d))
-        #expect(checked.chain.certificates.map(\.body.holderReference) == [
-            TestCertificateAuthority.projectHolderReference, "DEEIDTESTDV00001", "DEEIDTESTAT00001",
-        ])
+        #expect(
+            checked.chain.certificates.map(\.body.holderReference) == [
+                TestCertificateAuthority.projectHolderReference, "DEEIDTESTDV00001", "DEEIDTESTAT00001",
+            ])
         #expect(checked.terminal == t.terminal.certificate)
     }
 
     @Test func exactlyOneDVAndOneTerminal() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
-        let other = try TestCertificateAuthority.project.issueTerminal(description: d, holderReference: "DEEIDTESTAT00002")
+        let other = try TestCertificateAuthority.project.issueTerminal(
+            description: d, holderReference: "DEEIDTESTAT00002")
         expectFailure(.noUniqueTerminal(count: 2)) {
             try check(
                 try input(
@@ -117,7 +120,8 @@ import Testing
         // Other's terminal under t's DV: same CAR, another signer.
         expectFailure(.preVerificationFailed(.invalidSignature(chr: "DEEIDTESTAT00001"))) {
             try check(
-                try input(t, description: d, certificates: [other.terminal.certificate, t.documentVerifier.certificate]))
+                try input(
+                    t, description: d, certificates: [other.terminal.certificate, t.documentVerifier.certificate]))
         }
     }
 
@@ -178,14 +182,18 @@ import Testing
     @Test func effectiveCHATOfSection43() throws {
         let terminal = CHAT(
             role: .terminal,
-            rights: [.readDG1, .readDG4, .readDG5, .readDG8, .readDG11, .ageVerification, .canAllowed, .privilegedTerminal])
+            rights: [
+                .readDG1, .readDG4, .readDG5, .readDG8, .readDG11, .ageVerification, .canAllowed, .privilegedTerminal,
+            ])
         var rights = try AccessRightsRequest(
             terminal: terminal, documentVerifierRole: .dvOfficialDomestic,
             requiredCHAT: CHAT(role: .terminal, rights: [.readDG4]),
             optionalCHAT: CHAT(role: .terminal, rights: [.readDG4, .readDG5, .readDG11, .ageVerification]))
         #expect(rights.required == [.readDG4])
-        #expect(rights.optional == [.readDG5, .ageVerification, .canAllowed], "DG11 (sex) is not shown; DG4 is required")
-        #expect(rights.effectiveCHAT == CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification, .canAllowed]))
+        #expect(
+            rights.optional == [.readDG5, .ageVerification, .canAllowed], "DG11 (sex) is not shown; DG4 is required")
+        #expect(
+            rights.effectiveCHAT == CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification, .canAllowed]))
         #expect(rights.select(sdkNames: ["AgeVerification"]) == nil)
         #expect(rights.effective == [.readDG4, .ageVerification])
         #expect(rights.select(sdkNames: ["GivenNames"]) != nil, "a required right is not optional")

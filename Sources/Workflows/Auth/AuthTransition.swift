@@ -41,17 +41,24 @@ extension AuthState {
         case .editAccessRights:
             next = event == .accepted ? AuthStep(.selectReader, [.waitForCard]) : nil
         case .selectReader:
-            guard case .cardFound(let counter) = event else { next = nil; break }
+            guard case .cardFound(let counter) = event else {
+                next = nil
+                break
+            }
             next = AuthStep(.preparePace(PACEProgress(retryCounter: counter)), [.sendReader, .checkCancelled])
         case .preparePace(let progress):
             next = preparePace(progress, on: event)
         case .enterPacePassword(let password, let progress):
-            next = event == .answered
+            next =
+                event == .answered
                 ? AuthStep(.establishPaceChannel(password, progress), [.establishPace(password)]) : nil
         case .establishPaceChannel(let password, let progress):
             next = establishPaceChannel(password, progress, on: event)
         case .updateRetryCounter(let sw, _):
-            guard case .retryCounterRead(let left) = event else { next = nil; break }
+            guard case .retryCounterRead(let left) = event else {
+                next = nil
+                break
+            }
             next = left.map(retryCounterKnown) ?? failing(state, .authCardError(.statusWord(sw)))
         case .resetRetryCounter(let progress):
             next = resetRetryCounter(progress, on: event)
@@ -155,9 +162,11 @@ extension AuthState {
     }
 
     private static func pukInoperative() -> AuthStep {
-        failing(.preparePace(PACEProgress(retryCounter: 0)), .authPUKInoperative, before: [
-            .noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK,
-        ])
+        failing(
+            .preparePace(PACEProgress(retryCounter: 0)), .authPUKInoperative,
+            before: [
+                .noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK,
+            ])
     }
 
     /// A failure: reported to the server when it waits for a response (AUTH-PROTOCOL.md §2.4),

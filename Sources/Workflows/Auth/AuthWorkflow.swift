@@ -130,7 +130,8 @@ public final class AuthWorkflow {
             case .sendInitializeFrameworkResponse:
                 return exchange(.initializeFrameworkResponse(InitializeFrameworkResponse()), &run)
             case .checkTerminal:
-                guard case .didAuthenticate(let request)? = run.lastReceived?.message, case .eac1(let input) = request.data
+                guard case .didAuthenticate(let request)? = run.lastReceived?.message,
+                    case .eac1(let input) = request.data
                 else { return .failed(.authUnexpectedServerMessage) }
                 do {
                     let check = try TerminalCheck(
@@ -257,8 +258,9 @@ public final class AuthWorkflow {
             return .failed(.authCardError(Self.noCard))
         }
         var signature = input.signature
-        if case .didAuthenticate(let request)? = run.lastReceived?.message, case .eacAdditional(let additional) =
-            request.data
+        if case .didAuthenticate(let request)? = run.lastReceived?.message,
+            case .eacAdditional(let additional) =
+                request.data
         {
             signature = additional.signature
         }
@@ -266,7 +268,8 @@ public final class AuthWorkflow {
         let data = try card.didAuthenticateEAC2(
             chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
             auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)
-        let output = EAC2OutputType(efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
+        let output = EAC2OutputType(
+            efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
         return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
     }
 

@@ -105,8 +105,9 @@ public final class EIDAuthCardSession: AuthCard {
         // Chip Authentication with the server's key: the client cannot check the token (the
         // server holds the ephemeral private key); it passes nonce and token on.
         let data: DynamicAuthenticationData = try guarded {
-            guard try secure.transmit(.mseSetAT(chipAuthentication: selection.protocol, keyID: selection.keyID))
-                .statusWord == .success
+            guard
+                try secure.transmit(.mseSetAT(chipAuthentication: selection.protocol, keyID: selection.keyID))
+                    .statusWord == .success
             else { throw EACStepError.refused }
             let response = try secure.transmit(.generalAuthenticate(chipAuthentication: key))
             guard response.statusWord == .success else { throw EACStepError.refused }

@@ -51,7 +51,8 @@ public struct TerminalCheck: Sendable {
             throw .preVerificationFailed(.unknownAuthority(car: terminal.body.authorityReference, of: ""))
         }
         guard chain.certificates.contains(dv) else {
-            throw .preVerificationFailed(.unknownAuthority(car: dv.body.holderReference, of: terminal.body.holderReference))
+            throw .preVerificationFailed(
+                .unknownAuthority(car: dv.body.holderReference, of: terminal.body.holderReference))
         }
 
         guard let encodedDescription = input.certificateDescription,
@@ -104,12 +105,15 @@ public struct TerminalCheck: Sendable {
                 info.requiredAge = String(age)
             }
             info.validityDate = data.documentValidityDate?.iso8601
-            info.communityId = data.communityID.map { $0.map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined() }
+            info.communityId = data.communityID.map {
+                $0.map { String($0 >> 4, radix: 16) + String($0 & 0xF, radix: 16) }.joined()
+            }
             aux = info
         }
         return AccessRightsInfo(
             error: error, aux: aux, effective: AccessRightsRequest.sdkNames(rights.effective),
-            optional: AccessRightsRequest.sdkNames(rights.optional), required: AccessRightsRequest.sdkNames(rights.required),
+            optional: AccessRightsRequest.sdkNames(rights.optional),
+            required: AccessRightsRequest.sdkNames(rights.required),
             transactionInfo: transactionInfo, canAllowed: rights.effective.contains(.canAllowed))
     }
 
