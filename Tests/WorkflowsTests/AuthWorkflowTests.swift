@@ -180,6 +180,27 @@ import Testing
         #expect(run.finalAuth?.0?.minor == ECardAPIResult.Minor.parameterError.rawValue)
     }
 
+    @Test func aWrongTASignatureIsNoPermission() throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .wrongSignature))
+        #expect(run.result.outcome.reason == .authEACRefused)
+        #expect(run.result.outcome.result == .error(.noPermission))
+        #expect(run.server.received.last?.kind == .didAuthenticateResponseError)
+        #expect(run.server.dataGroup4 == nil)
+    }
+
+    @Test func authenticatedAuxiliaryDataAreSignedAndVerified() throws {
+        let server = try FakeEIDServer(fault: .ageVerification, required: [.readDG4, .ageVerification])
+        let run = try authenticate([Self.accept, Self.pin], server: server)
+        #expect(run.result.outcome.result == .ok)
+        #expect(server.ageVerified == .success)
+        guard case .accessRights(let rights) = run.peer.messages[1] else {
+            Issue.record("no ACCESS_RIGHTS")
+            return
+        }
+        #expect(rights.aux?.ageVerificationDate == "2008-01-01")
+        #expect(rights.required == ["GivenNames", "AgeVerification"])
+    }
+
     @Test func theProjectCVCAIsNotTrustedUnlessAsked() throws {
         let run = try authenticate([Self.accept, Self.pin], trustAnchors: [])
         #expect(run.result.outcome.result == .error(.invalidCertificatePath))

@@ -23,7 +23,19 @@ final class FakeEIDServer: PAOSTransport {
         case resultError(ECardAPIResult.Minor)
         /// InitializeFramework first, and EAC2 without the signature (the EACAdditionalInputType round).
         case initializeFrameworkAndAdditionalInput
+        /// The TA signature is made by another key than the terminal certificate's.
+        case wrongSignature
+        /// Authenticated auxiliary data (age verification) in EAC1, signed with TA and verified
+        /// through Transmit before DG4 is read.
+        case ageVerification
     }
+
+    /// Born on or before 2008-01-01 (ERIKA, 1984, passes).
+    static let auxiliaryData = AuthenticatedAuxiliaryData([
+        .ageVerification(CalendarDate(year: 2008, month: 1, day: 1)!)
+    ])
+    /// The card's answer to VERIFY of the age (9000: passed), when asked.
+    private(set) var ageVerified: StatusWord?
 
     static let tcTokenURL = "https://service.example/tctoken?session=1"
     static let tlsCertificate: [UInt8] = Array("the service's TLS certificate (DER in real life)".utf8)
@@ -87,7 +99,9 @@ final class FakeEIDServer: PAOSTransport {
                 try! terminal.terminal.certificate.encoded, try! terminal.documentVerifier.certificate.encoded,
             ],
             certificateDescription: description.encoded, requiredCHAT: requiredCHAT.encoded,
-            optionalCHAT: optionalCHAT.encoded, transactionInfo: "order 42")
+            optionalCHAT: optionalCHAT.encoded,
+            authenticatedAuxiliaryData: fault == .ageVerification ? FakeEIDServer.auxiliaryData.encoded : nil,
+            transactionInfo: "order 42")
     }
 
     func exchange(_ body: [UInt8]) throws(PAOSTransportError) -> [UInt8] {
@@ -147,7 +161,10 @@ final class FakeEIDServer: PAOSTransport {
             guard plain.statusWord == .success else {
                 return .startPAOSResponse(StartPAOSResponse(result: DSSResult(.error(.unknownError))))
             }
-            if transmitRound == 2 {
+            if fault == .ageVerification && transmitRound == 2 && ageVerified == nil {
+                ageVerified = plain.statusWord
+            }
+            if transmitRound == finalRound {
                 dataGroup4 = plain.data
                 if case .resultError(let minor) = fault {
                     return .startPAOSResponse(StartPAOSResponse(result: DSSResult(.error(minor))))
@@ -163,20 +180,30 @@ final class FakeEIDServer: PAOSTransport {
     /// Round 1 selects the eID application, round 2 reads DG4, each protected with the CA keys.
     private func nextTransmit() throws -> PAOSMessage {
         transmitRound += 1
-        let command =
-            transmitRound == 1
-            ? CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
-            : CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
+        let command: CommandAPDU
+        switch (transmitRound, fault) {
+        case (1, _): command = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
+        case (2, .ageVerification):
+            // VERIFY of authenticated auxiliary data: 80 20 80 00, the OID.
+            command = CommandAPDU(
+                cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00,
+                data: AuthenticatedAuxiliaryData.Element.idDateOfBirth.tlv.bytes)
+        default: command = CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
+        }
         guard var session = secure else { throw PAOSTransportError.connectionFailed }
         let protected = try session.protect(command)
         secure = session
         return .transmit(Transmit(inputAPDUs: [.init(protected.bytes, acceptableStatusCodes: [[0x90, 0x00]])]))
     }
 
+    private var finalRound: Int { fault == .ageVerification ? 3 : 2 }
+
     private func sign(_ output: EAC1OutputType, _ key: ECKeyPair) throws -> [UInt8] {
         let input = TerminalAuthenticationSignatureInput(
             idPICC: output.idPICC ?? [], challenge: output.challenge ?? [],
-            compressedEphemeralKey: TerminalAuthenticationSignatureInput.compress(key.publicKey), auxiliaryData: nil)
-        return try input.sign(with: terminal.terminal.keyPair.privateKey, algorithm: .ecdsaSHA256)
+            compressedEphemeralKey: TerminalAuthenticationSignatureInput.compress(key.publicKey),
+            auxiliaryData: fault == .ageVerification ? FakeEIDServer.auxiliaryData.encoded : nil)
+        let signer = fault == .wrongSignature ? terminal.documentVerifier.keyPair : terminal.terminal.keyPair
+        return try input.sign(with: signer.privateKey, algorithm: .ecdsaSHA256)
     }
 }
