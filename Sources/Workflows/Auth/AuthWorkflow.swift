@@ -95,9 +95,13 @@ public final class AuthWorkflow {
                 peer.send(.auth(result: Self.sdkResult(outcome), url: run.url))
                 return Result(outcome: outcome, url: run.url)
             }
+            // Only a step the transition function does not know gives no event: a bug, which
+            // ends the workflow (the card is reset) rather than hanging it.
             guard let event else {
-                step = AuthState.transition(
-                    from: step.state, on: .failed(.authCardError(.transportFailed("no event in \(step.state.name)"))))
+                let reason = FailureReason.authCardError(
+                    .transportFailed("the authentication stopped in \(step.state.name)"))
+                let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
+                step = AuthStep(.finished(outcome))
                 continue
             }
             step = AuthState.transition(from: step.state, on: event)
