@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "SDK", dependencies: ["SmartCard", "OrderedJSON"]),
         .target(
             name: "Workflows",
-            dependencies: ["SmartCard", "EAC", "SDK", "Online"]
+            dependencies: ["SmartCard", "EIDCrypto", "EAC", "SDK", "Online"]
         ),
         .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
         .target(
@@ -113,7 +113,10 @@ let package = Package(
         // Against independent peers: openssl s_server and a Python https server, on loopback.
         .testTarget(name: "TLSTests", dependencies: ["TLS"]),
         .testTarget(
-            name: "WorkflowsTests", dependencies: ["Workflows", "Faces", "SDK", "CardSimulator", "SmartCard"]
+            name: "WorkflowsTests",
+            dependencies: [
+                "Workflows", "Faces", "SDK", "CardSimulator", "SmartCard", "EAC", "EIDCrypto", "Online", "TestPKI",
+            ]
         ),
         .testTarget(
             name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]

@@ -13,6 +13,13 @@ public enum SDKCommand {
     case getReaderList
     case getReader(name: String?)
     case runChangePIN
+    /// RUN_AUTH with its tcTokenURL (nil when missing or not a string).
+    case runAuth(tcTokenURL: String?)
+    case getAccessRights
+    /// SET_ACCESS_RIGHTS: the optional rights to enable, by SDK name; nil when `chat` is missing
+    /// or not an array of strings (the workflow answers ACCESS_RIGHTS with an error).
+    case setAccessRights([String]?)
+    case getCertificate
     /// Any other command of the SDK; this version of eid answers it with BAD_STATE.
     case other(name: String)
 
@@ -26,6 +33,10 @@ public enum SDKCommand {
         case .getReaderList: return "GET_READER_LIST"
         case .getReader: return "GET_READER"
         case .runChangePIN: return "RUN_CHANGE_PIN"
+        case .runAuth: return "RUN_AUTH"
+        case .getAccessRights: return "GET_ACCESS_RIGHTS"
+        case .setAccessRights: return "SET_ACCESS_RIGHTS"
+        case .getCertificate: return "GET_CERTIFICATE"
         case .other(let name): return name
         }
     }
@@ -69,6 +80,13 @@ public enum SDKCommand {
         case "GET_READER_LIST": return .command(.getReaderList)
         case "GET_READER": return .command(.getReader(name: value["name"]?.string))
         case "RUN_CHANGE_PIN": return .command(.runChangePIN)
+        case "RUN_AUTH": return .command(.runAuth(tcTokenURL: value["tcTokenURL"]?.string))
+        case "GET_ACCESS_RIGHTS": return .command(.getAccessRights)
+        case "GET_CERTIFICATE": return .command(.getCertificate)
+        case "SET_ACCESS_RIGHTS":
+            guard case .array(let items)? = value["chat"] else { return .command(.setAccessRights(nil)) }
+            let names = items.compactMap(\.string)
+            return .command(.setAccessRights(names.count == items.count ? names : nil))
         default: return .command(.other(name: name))
         }
     }

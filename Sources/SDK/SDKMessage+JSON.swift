@@ -39,6 +39,13 @@ extension SDKMessage {
                         ("Specification-Version", .string("1.4")),
                     ])
                 ))
+        case .auth(let result, let url):
+            if let result { members.append(("result", result.json)) }
+            if let url { members.append(("url", .string(url))) }
+        case .accessRights(let info):
+            members += info.jsonMembers
+        case .certificate(let info):
+            members += info.jsonMembers
         }
         return .object(members)
     }
@@ -69,5 +76,62 @@ extension CardPresence {
                 ("retryCounter", .integer(info.retryCounter)),
             ])
         }
+    }
+}
+
+extension AuthResult {
+    var json: JSONValue {
+        var members: [(String, JSONValue)] = [("major", .string(major))]
+        if let minor { members.append(("minor", .string(minor))) }
+        if let language { members.append(("language", .string(language))) }
+        if let description { members.append(("description", .string(description))) }
+        if let message { members.append(("message", .string(message))) }
+        if let reason { members.append(("reason", .string(reason))) }
+        return .object(members)
+    }
+}
+
+extension AccessRightsInfo {
+    var jsonMembers: [(String, JSONValue)] {
+        var members: [(String, JSONValue)] = []
+        if let error { members.append(("error", .string(error))) }
+        if let aux {
+            var fields: [(String, JSONValue)] = []
+            if let v = aux.ageVerificationDate { fields.append(("ageVerificationDate", .string(v))) }
+            if let v = aux.requiredAge { fields.append(("requiredAge", .string(v))) }
+            if let v = aux.validityDate { fields.append(("validityDate", .string(v))) }
+            if let v = aux.communityId { fields.append(("communityId", .string(v))) }
+            members.append(("aux", .object(fields)))
+        }
+        members.append(
+            (
+                "chat",
+                .object([
+                    ("effective", .array(effective.map { .string($0) })),
+                    ("optional", .array(optional.map { .string($0) })),
+                    ("required", .array(required.map { .string($0) })),
+                ])
+            ))
+        if let transactionInfo { members.append(("transactionInfo", .string(transactionInfo))) }
+        if let canAllowed { members.append(("canAllowed", .bool(canAllowed))) }
+        return members
+    }
+}
+
+extension CertificateInfo {
+    var jsonMembers: [(String, JSONValue)] {
+        var description: [(String, JSONValue)] = [("issuerName", .string(issuerName))]
+        if let issuerUrl { description.append(("issuerUrl", .string(issuerUrl))) }
+        description.append(("subjectName", .string(subjectName)))
+        if let subjectUrl { description.append(("subjectUrl", .string(subjectUrl))) }
+        description.append(("termsOfUsage", .string(termsOfUsage)))
+        if let purpose { description.append(("purpose", .string(purpose))) }
+        return [
+            ("description", .object(description)),
+            (
+                "validity",
+                .object([("effectiveDate", .string(effectiveDate)), ("expirationDate", .string(expirationDate))])
+            ),
+        ]
     }
 }

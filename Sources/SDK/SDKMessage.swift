@@ -25,6 +25,13 @@ public enum SDKMessage: Equatable, Sendable {
     case internalError(String?)
     /// INFO (6.11).
     case info(VersionInfo)
+    /// AUTH (6.3): without a result when the authentication starts; with the result and the
+    /// refresh or communication-error address (`url`) when it ends.
+    case auth(result: AuthResult?, url: String?)
+    /// ACCESS_RIGHTS (6.1): what the service asks for; answered by ACCEPT, SET_ACCESS_RIGHTS, CANCEL.
+    case accessRights(AccessRightsInfo)
+    /// CERTIFICATE (6.5): the answer to GET_CERTIFICATE.
+    case certificate(CertificateInfo)
 
     /// The value of the "msg" field.
     public var name: String {
@@ -42,6 +49,9 @@ public enum SDKMessage: Equatable, Sendable {
         case .unknownCommand: return "UNKNOWN_COMMAND"
         case .internalError: return "INTERNAL_ERROR"
         case .info: return "INFO"
+        case .auth: return "AUTH"
+        case .accessRights: return "ACCESS_RIGHTS"
+        case .certificate: return "CERTIFICATE"
         }
     }
 }

@@ -13,6 +13,11 @@ public enum ExitStatus {
     public static let cardError: Int32 = 4
     /// The workflow was cancelled: CANCEL command, end of input, or a wait that timed out.
     public static let cancelled: Int32 = 5
+    /// The service was refused or refused the authentication: a TR-03124 check failed, the eID
+    /// server sent what it must not, or ended with an error result.
+    public static let refused: Int32 = 6
+    /// The eID server or the service could not be reached, or TLS failed.
+    public static let network: Int32 = 7
     /// Invalid arguments, or no terminal to ask for a secret on.
     public static let usage: Int32 = 64
     /// Interrupted by Ctrl-C (SIGINT) or SIGTERM.

@@ -35,6 +35,33 @@ public enum FailureReason: Equatable, Sendable {
     /// Any other card or reader failure during the workflow.
     case changePINUnrecoverable(CardError)
 
+    // MARK: Authentication
+
+    /// CANCEL, end of input, or the user declined the access rights.
+    case authUserCancelled
+    /// No card, or no answer from the peer, within the timeout.
+    case authInputTimeout
+    /// The card left the reader during the authentication.
+    case authCardRemoved
+    /// Any other card or reader failure.
+    case authCardError(CardError)
+    /// The PUK can no longer unblock the PIN.
+    case authPUKInoperative
+    /// The eID server's terminal failed a TR-03124 check (before any card access).
+    case authCheckFailed(AuthCheckError)
+    /// The card refused Terminal or Chip Authentication.
+    case authEACRefused
+    /// EF.CardSecurity is not signed by a trusted document signer, or offers no Chip Authentication.
+    case authCardNotGenuine
+    /// The eID server sent a PAOS message out of order.
+    case authUnexpectedServerMessage
+    /// The eID server sent a PAOS message eid cannot read.
+    case authMalformedServerMessage(PAOSError)
+    /// The connection to the eID server failed.
+    case authConnectionFailed(PAOSTransportError)
+    /// The eID server ended the exchange with an error (its StartPAOSResponse).
+    case authServerResult(ECardAPIResult)
+
     // MARK: Readers
 
     /// The reader service (pcscd) is not running or not reachable.
@@ -57,6 +84,18 @@ public enum FailureReason: Equatable, Sendable {
         case .changePINUnrecoverable: return "Change_Pin_Unrecoverable"
         case .readerServiceUnavailable: return "Reader_Service_Unavailable"
         case .readerFailed: return "Reader_Failed"
+        case .authUserCancelled: return "User_Cancelled"
+        case .authInputTimeout: return "Input_Timeout"
+        case .authCardRemoved: return "Card_Removed_During_Authentication"
+        case .authCardError: return "Card_Communication_Error"
+        case .authPUKInoperative: return "Establish_Pace_Channel_Puk_Inoperative_During_Authentication"
+        case .authCheckFailed(let error): return error.name
+        case .authEACRefused: return "Workflow_No_Permission_Error"
+        case .authCardNotGenuine: return "Cannot_Confirm_IdCard_Authenticity"
+        case .authUnexpectedServerMessage: return "Workflow_Unexpected_Message_From_EidServer"
+        case .authMalformedServerMessage: return "Workflow_Unknown_Paos_From_EidServer"
+        case .authConnectionFailed: return "Workflow_TrustedChannel_Error_From_Server"
+        case .authServerResult: return "Paos_Generic_Server_Error"
         }
     }
 
@@ -70,6 +109,12 @@ public enum FailureReason: Equatable, Sendable {
         case .changePINCardRemoved, .changePINUnexpectedTransmitStatus, .changePINUnrecoverable, .readerFailed:
             return ExitStatus.cardError
         case .readerServiceUnavailable: return ExitStatus.serviceUnavailable
+        case .authUserCancelled, .authInputTimeout: return ExitStatus.cancelled
+        case .authCardRemoved, .authCardError, .authEACRefused, .authCardNotGenuine: return ExitStatus.cardError
+        case .authPUKInoperative: return ExitStatus.cardState
+        case .authCheckFailed, .authUnexpectedServerMessage, .authMalformedServerMessage, .authServerResult:
+            return ExitStatus.refused
+        case .authConnectionFailed: return ExitStatus.network
         }
     }
 
@@ -83,6 +128,14 @@ public enum FailureReason: Equatable, Sendable {
             return .error(.unknownError)
         case .establishPACEChannelPUKInoperative: return .error(.noPermission)
         case .changePINNoTerminal, .readerServiceUnavailable, .readerFailed: return .error(.communicationError)
+        case .authUserCancelled, .authCardRemoved: return .error(.cancellationByUser)
+        case .authInputTimeout, .authCardError: return .error(.unknownError)
+        case .authPUKInoperative, .authEACRefused: return .error(.noPermission)
+        case .authCheckFailed(let error): return error.result
+        case .authCardNotGenuine, .authUnexpectedServerMessage: return .error(.internalError)
+        case .authMalformedServerMessage(let error): return error.result
+        case .authConnectionFailed: return .error(.trustedChannelEstablishmentFailed)
+        case .authServerResult(let result): return result
         }
     }
 
@@ -107,6 +160,20 @@ public enum FailureReason: Equatable, Sendable {
             return "the PIN was not changed: \(error)"
         case .readerServiceUnavailable(let error), .readerFailed(let error):
             return "\(error)"
+        case .authUserCancelled: return "cancelled; no data was sent to the service"
+        case .authInputTimeout: return "no answer in time; the authentication was cancelled"
+        case .authCardRemoved: return "the authentication failed: \(CardError.cardRemoved)"
+        case .authCardError(let error): return "the authentication failed: \(error)"
+        case .authPUKInoperative:
+            return "the PUK can no longer unblock the PIN; ask the citizen office for a new PIN letter"
+        case .authCheckFailed(let error): return "the service was refused: \(error)"
+        case .authEACRefused: return "the card refused the service's terminal authentication"
+        case .authCardNotGenuine: return "the card's authenticity could not be confirmed"
+        case .authUnexpectedServerMessage: return "the eID server sent a message out of order"
+        case .authMalformedServerMessage(let error): return "the eID server's message was refused: \(error)"
+        case .authConnectionFailed(let error): return "\(error)"
+        case .authServerResult(let result):
+            return "the eID server ended the authentication with " + (result.minor?.rawValue ?? result.major.rawValue)
         }
     }
 
@@ -114,9 +181,15 @@ public enum FailureReason: Equatable, Sendable {
     /// (CHANGE_PIN, `success: false`) says it all.
     public var isCancellation: Bool {
         switch self {
-        case .changePINUserCancelled, .changePINInterrupted: return true
+        case .changePINUserCancelled, .changePINInterrupted, .authUserCancelled: return true
         default: return false
         }
+    }
+
+    /// The connection to the eID server is gone: nothing more can be reported to it.
+    public var isConnectionFailure: Bool {
+        if case .authConnectionFailed = self { return true }
+        return false
     }
 }
 

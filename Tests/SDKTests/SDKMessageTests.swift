@@ -180,7 +180,7 @@ import Testing
             Issue.record("expected UNKNOWN_COMMAND")
             return
         }
-        guard case .command(.other("RUN_AUTH")) = parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"x"}"#) else {
+        guard case .command(.runAuth(tcTokenURL: "x")) = parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"x"}"#) else {
             Issue.record("expected RUN_AUTH")
             return
         }

@@ -19,6 +19,18 @@ import Testing
         .changePINUnrecoverable(.timeout),
         .readerServiceUnavailable(.readerServiceUnavailable("pcscd is not running")),
         .readerFailed(.readerFailed("the reader failed")),
+        .authUserCancelled,
+        .authInputTimeout,
+        .authCardRemoved,
+        .authCardError(.timeout),
+        .authPUKInoperative,
+        .authCheckFailed(.descriptionHashMismatch),
+        .authEACRefused,
+        .authCardNotGenuine,
+        .authUnexpectedServerMessage,
+        .authMalformedServerMessage(.missingBody),
+        .authConnectionFailed(.timedOut),
+        .authServerResult(.error(.ageVerificationFailedWarning)),
     ]
 
     static func covered(_ reason: FailureReason) -> Int {
@@ -34,11 +46,23 @@ import Testing
         case .changePINUnrecoverable: return 8
         case .readerServiceUnavailable: return 9
         case .readerFailed: return 10
+        case .authUserCancelled: return 11
+        case .authInputTimeout: return 12
+        case .authCardRemoved: return 13
+        case .authCardError: return 14
+        case .authPUKInoperative: return 15
+        case .authCheckFailed: return 16
+        case .authEACRefused: return 17
+        case .authCardNotGenuine: return 18
+        case .authUnexpectedServerMessage: return 19
+        case .authMalformedServerMessage: return 20
+        case .authConnectionFailed: return 21
+        case .authServerResult: return 22
         }
     }
 
     @Test func everyReasonIsListed() {
-        #expect(Self.every.map(Self.covered) == Array(0..<11))
+        #expect(Self.every.map(Self.covered) == Array(0..<23))
     }
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
@@ -48,7 +72,13 @@ import Testing
                 "Change_Pin_User_Cancelled", "Change_Pin_Interrupted", "Change_Pin_Interrupted_Card_Busy",
                 "Change_Pin_Input_Timeout", "Change_Pin_No_Terminal", "Establish_Pace_Channel_Puk_Inoperative",
                 "Card_Removed", "Change_Pin_Unexpected_Transmit_Status", "Change_Pin_Unrecoverable",
-                "Reader_Service_Unavailable", "Reader_Failed",
+                "Reader_Service_Unavailable", "Reader_Failed", "User_Cancelled", "Input_Timeout",
+                "Card_Removed_During_Authentication", "Card_Communication_Error",
+                "Establish_Pace_Channel_Puk_Inoperative_During_Authentication",
+                "Certificate_Check_Failed_Hash_Mismatch",
+                "Workflow_No_Permission_Error", "Cannot_Confirm_IdCard_Authenticity",
+                "Workflow_Unexpected_Message_From_EidServer", "Workflow_Unknown_Paos_From_EidServer",
+                "Workflow_TrustedChannel_Error_From_Server", "Paos_Generic_Server_Error",
             ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
         for name in Self.every.map(\.name) {
@@ -63,7 +93,7 @@ import Testing
     func everyReasonHasAnExitStatusAndAnErrorResult(reason: FailureReason) {
         let documented: Set<Int32> = [
             ExitStatus.internalError, ExitStatus.cardState, ExitStatus.serviceUnavailable, ExitStatus.cardError,
-            ExitStatus.cancelled, ExitStatus.usage, ExitStatus.interrupted,
+            ExitStatus.cancelled, ExitStatus.usage, ExitStatus.interrupted, ExitStatus.refused, ExitStatus.network,
         ]
         #expect(documented.contains(reason.exitStatus), "\(reason.name)")
         #expect(reason.result.major == .error)

@@ -7,7 +7,7 @@ import SmartCard
 @testable import Workflows
 
 /// A peer that answers from a script of commands and records every message.
-final class ScriptedPeer: SDKPeer {
+class ScriptedPeer: SDKPeer {
     private(set) var messages: [SDKMessage] = []
     let queue: CommandQueue
 

@@ -1,0 +1,80 @@
+import EAC
+import SDK
+
+/// What the service asks for and what the user keeps (AUTH-PROTOCOL.md §4.3, AusweisApp's
+/// AccessRightManager): the rights a client may show are those of the terminal certificate
+/// that TR-03127 defines; the required ones are RequiredCHAT's, the optional ones
+/// OptionalCHAT's less the required (all shown rights when neither CHAT is sent); CAN allowed
+/// is never required, and optional only for an official domestic DV. The effective CHAT is
+/// required ∪ (optional ∩ the user's choice).
+public struct AccessRightsRequest: Equatable, Sendable {
+    public let required: Set<AccessRight>
+    public let optional: Set<AccessRight>
+    /// The optional rights the user keeps (all of them until the user says otherwise).
+    public private(set) var selected: Set<AccessRight>
+
+    /// The rights a client may show (AusweisApp's list, after TR-03127).
+    public static let displayable: Set<AccessRight> = Set(
+        (8...17).compactMap { AccessRight(rawValue: $0) } + [
+            .readDG13, .readDG17, .readDG18, .readDG19, .readDG20, .restrictedIdentification, .ageVerification,
+            .communityIDVerification, .installCertificate, .installQualifiedCertificate, .writeDG17, .writeDG18,
+            .writeDG19, .writeDG20, .pinManagement,
+        ])
+
+    /// The SDK's display order (AusweisApp); rights not in it follow by bit number.
+    static let displayOrder: [AccessRight] = [
+        .readDG5, .readDG13, .readDG4, .readDG7, .readDG8, .readDG9, .readDG17, .readDG1, .readDG3,
+        .restrictedIdentification, .readDG10, .readDG6, .ageVerification, .communityIDVerification, .readDG2,
+        .readDG18, .readDG19, .readDG20, .installQualifiedCertificate, .installCertificate, .writeDG17, .writeDG18,
+        .writeDG19, .writeDG20, .pinManagement, .canAllowed,
+    ]
+
+    /// - Throws: `AuthCheckError.requiredCHATExceedsTerminal` when RequiredCHAT asks for more than
+    ///   the terminal certificate grants.
+    public init(terminal: CHAT, documentVerifierRole: CertificateRole, requiredCHAT: CHAT?, optionalCHAT: CHAT?)
+        throws(AuthCheckError)
+    {
+        if let requiredCHAT, !requiredCHAT.isWithin(terminal) { throw .requiredCHATExceedsTerminal }
+        let allowed = terminal.accessRights.intersection(Self.displayable)
+        let required = (requiredCHAT?.accessRights ?? []).intersection(allowed)
+        var optional: Set<AccessRight>
+        if requiredCHAT == nil && optionalCHAT == nil {
+            optional = allowed
+        } else {
+            optional = (optionalCHAT?.accessRights ?? []).intersection(allowed)
+        }
+        optional.subtract(required)
+        if terminal.accessRights.contains(.canAllowed) && documentVerifierRole == .dvOfficialDomestic {
+            optional.insert(.canAllowed)
+        }
+        self.required = required
+        self.optional = optional
+        self.selected = optional
+    }
+
+    /// The rights that go to the card: required ∪ (optional ∩ selected).
+    public var effective: Set<AccessRight> { required.union(optional.intersection(selected)) }
+
+    /// The effective CHAT for PACE and EAC1 (role terminal, id-AT).
+    public var effectiveCHAT: CHAT { CHAT(role: .terminal, rights: effective) }
+
+    /// SET_ACCESS_RIGHTS: `names` are the optional rights to keep. An unknown name, or one that
+    /// is not optional, changes nothing and gives the error text for ACCESS_RIGHTS.
+    public mutating func select(sdkNames names: [String]) -> String? {
+        var chosen: Set<AccessRight> = []
+        for name in names {
+            guard let right = AccessRight(sdkName: name), optional.contains(right) else {
+                return "\(name) is not an optional access right of this service"
+            }
+            chosen.insert(right)
+        }
+        selected = chosen
+        return nil
+    }
+
+    /// The SDK names of `rights` in the SDK's display order (rights without an SDK name are left out).
+    public static func sdkNames(_ rights: Set<AccessRight>) -> [String] {
+        let ordered = displayOrder.filter(rights.contains) + rights.subtracting(displayOrder).sorted()
+        return ordered.compactMap(\.sdkName)
+    }
+}

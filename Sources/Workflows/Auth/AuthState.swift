@@ -1,0 +1,209 @@
+import EAC
+import Online
+import SDK
+import SmartCard
+
+/// Where the authentication workflow is (TR-03124 online authentication without the network
+/// parts: the TcToken is given, the PAOS messages go through a `PAOSTransport`). The names are
+/// AusweisApp's (CompositeStateTrustedChannel, CompositeStatePace, StateCheckRefreshAddress);
+/// `name` is what STATUS will carry. The workflow moves only through
+/// `AuthState.transition(from:on:)`, a pure function that also says which effects to perform;
+/// `AuthWorkflow` performs them.
+public enum AuthState: Equatable, Sendable {
+    /// StartPAOS goes to the eID server (StateStartPaos, StateSendStartPaos).
+    case startPaos
+    /// InitializeFrameworkResponse goes to the server (StateInitializeFramework).
+    case initializeFramework
+    /// The EAC1 checks (StateExtractCvcsFromEac1InputType … StateCheckCertificates).
+    case processCvcsAndSetRights
+    /// ACCESS_RIGHTS is with the user until ACCEPT (StateEditAccessRights).
+    case editAccessRights
+    /// Waiting for an eID card (StateSelectReader).
+    case selectReader
+    /// PIN, CAN or PUK from the PIN state (StatePreparePace).
+    case preparePace(PACEProgress)
+    /// Waiting for that password (StateEnterPacePassword).
+    case enterPacePassword(PACEPasswordType, PACEProgress)
+    /// PACE with the effective CHAT (StateEstablishPaceChannel).
+    case establishPaceChannel(PACEPasswordType, PACEProgress)
+    /// The card refused without saying the attempts left (StateUpdateRetryCounter).
+    case updateRetryCounter(after: StatusWord, PACEProgress)
+    /// RESET RETRY COUNTER after PACE with the PUK (StateResetRetryCounter).
+    case resetRetryCounter(PACEProgress)
+    /// GET CHALLENGE and the EAC1 output to the server (StateDidAuthenticateEac1).
+    case didAuthenticateEac1
+    /// The challenge went back alone; the signature comes in EACAdditionalInputType
+    /// (StateEACAdditionalInputType).
+    case eacAdditionalInputType
+    /// TA with the server's signature, EF.CardSecurity, CA, the EAC2 output (StateDidAuthenticateEac2).
+    case didAuthenticateEac2
+    /// The server's APDUs go to the card unchanged (StateTransmit).
+    case transmit
+    /// A local failure is reported in the response the server waits for
+    /// (StateGenericSendReceive's error report).
+    case sendErrorResponse(FailureReason)
+    /// The StartPAOSResponse (or a failure before it) decided the outcome; now where the
+    /// browser goes: the refresh address or the communication-error address
+    /// (StateStartPaosResponse, StateCheckRefreshAddress).
+    case checkRefreshAddress(AuthOutcome)
+    /// The end.
+    case finished(AuthOutcome)
+
+    /// The state's name, as AusweisApp names it.
+    public var name: String {
+        switch self {
+        case .startPaos: return "StateStartPaos"
+        case .initializeFramework: return "StateInitializeFramework"
+        case .processCvcsAndSetRights: return "StatePreVerification"
+        case .editAccessRights: return "StateEditAccessRights"
+        case .selectReader: return "StateSelectReader"
+        case .preparePace: return "StatePreparePace"
+        case .enterPacePassword: return "StateEnterPacePassword"
+        case .establishPaceChannel: return "StateEstablishPaceChannel"
+        case .updateRetryCounter: return "StateUpdateRetryCounter"
+        case .resetRetryCounter: return "StateResetRetryCounter"
+        case .didAuthenticateEac1: return "StateDidAuthenticateEac1"
+        case .eacAdditionalInputType: return "StateEACAdditionalInputType"
+        case .didAuthenticateEac2: return "StateDidAuthenticateEac2"
+        case .transmit: return "StateTransmit"
+        case .sendErrorResponse: return "StateSendErrorResponse"
+        case .checkRefreshAddress: return "StateCheckRefreshAddress"
+        case .finished: return "StateFinished"
+        }
+    }
+
+    /// Whether the eID server waits for a response of the client in this state, so that a
+    /// local failure is reported to it (AUTH-PROTOCOL.md §2.4).
+    var serverWaits: Bool {
+        switch self {
+        case .startPaos, .eacAdditionalInputType, .sendErrorResponse, .checkRefreshAddress,
+            .finished:
+            return false
+        default:
+            return true
+        }
+    }
+}
+
+/// How the authentication ended: the result for the AUTH message and the refresh URL, the
+/// reason when it failed, and whether the result is the server's.
+public struct AuthOutcome: Equatable, Sendable {
+    public var result: ECardAPIResult
+    /// Why it failed; nil on success.
+    public var reason: FailureReason?
+    /// The result came from the server's StartPAOSResponse.
+    public var fromServer: Bool
+
+    public init(result: ECardAPIResult, reason: FailureReason?, fromServer: Bool) {
+        self.result = result
+        self.reason = reason
+        self.fromServer = fromServer
+    }
+
+    public static let ok = AuthOutcome(result: .ok, reason: nil, fromServer: false)
+
+    /// AusweisApp's choice (AUTH-PROTOCOL.md §1.7): the local status when the user cancelled or
+    /// the server's result was ok; the server's result otherwise.
+    static func combining(local: FailureReason?, server: DSSResult) -> AuthOutcome {
+        if let local, local.isCancellation || server.major == .ok {
+            return AuthOutcome(result: local.result, reason: local, fromServer: false)
+        }
+        if server.major == .error {
+            // The reason stays the local one when there is one: it says more than the server's echo.
+            return AuthOutcome(
+                result: server.ecardAPIResult, reason: local ?? .authServerResult(server.ecardAPIResult),
+                fromServer: true)
+        }
+        return AuthOutcome(result: server.ecardAPIResult, reason: nil, fromServer: true)
+    }
+}
+
+/// The server's message that came, by what the workflow decides on (the message itself stays
+/// with the workflow).
+public enum ServerMessage: Equatable, Sendable {
+    case initializeFramework
+    case eac1
+    /// EAC2InputType, with or without the TA signature.
+    case eac2(signed: Bool)
+    case eacAdditional
+    case transmit
+    case startPAOSResponse(DSSResult)
+}
+
+/// What happened: the result of the last effect, or the user's answer.
+public enum AuthEvent: Equatable, Sendable {
+    /// The server's next message.
+    case received(ServerMessage)
+    /// The EAC1 checks passed.
+    case terminalAccepted
+    /// The user accepted the access rights.
+    case accepted
+    case cardFound(retryCounter: Int)
+    case proceed
+    case answered
+    case cancelled
+    case timedOut
+    case paceEstablished
+    case paceRefused(StatusWord)
+    case retryCounterRead(Int?)
+    case unblocked(ResetRetryCounterOutcome)
+    /// Something failed: the card, a check, the server's message, the connection.
+    case failed(FailureReason)
+}
+
+/// What the workflow does on a transition. The ones marked "→" give the next event.
+public enum AuthEffect: Equatable, Sendable {
+    /// → `received`, `failed`: StartPAOS with the TcToken's session.
+    case sendStartPAOS
+    /// → `received`, `failed`.
+    case sendInitializeFrameworkResponse
+    /// → `terminalAccepted`, `failed`: the TR-03124 checks of the EAC1 input.
+    case checkTerminal
+    /// → `accepted`, `cancelled`, `timedOut`: ACCESS_RIGHTS, then SET_ACCESS_RIGHTS, GET_* until ACCEPT.
+    case editAccessRights
+    /// → `cardFound`, `cancelled`, `timedOut`, `failed`.
+    case waitForCard
+    case sendReader
+    case noteCard(CardInfo)
+    case sendEnterPUK
+    /// → `proceed`, `cancelled`.
+    case checkCancelled
+    /// → `answered`, `cancelled`, `timedOut`.
+    case ask(SecretKind)
+    /// → `paceEstablished`, `paceRefused`, `failed`: PACE with the effective CHAT; the secret is wiped.
+    case establishPace(PACEPasswordType)
+    /// → `retryCounterRead`, `failed`.
+    case readRetryCounter
+    /// → `unblocked`, `failed`.
+    case unblockPIN
+    /// → `received`, `failed`: GET CHALLENGE, then the EAC1 output.
+    case didAuthenticateEAC1
+    /// → `received`, `failed`: the challenge alone, asking for the signature.
+    case sendChallenge
+    /// → `received`, `failed`: TA, EF.CardSecurity, CA, then the EAC2 output.
+    case didAuthenticateEAC2
+    /// → `received`, `failed`: the APDUs of the last Transmit, then TransmitResponse.
+    case transmit
+    /// → `received`, `failed`: the response the server waits for, with the failure's result.
+    case sendError(FailureReason)
+    /// → `proceed`: the refresh address with the result parameters, or the communication-error address.
+    case determineRefreshAddress(AuthOutcome)
+
+    public var givesEvent: Bool {
+        switch self {
+        case .sendReader, .noteCard, .sendEnterPUK: return false
+        default: return true
+        }
+    }
+}
+
+/// The next state and what to do to get there.
+public struct AuthStep: Equatable, Sendable {
+    public var state: AuthState
+    public var effects: [AuthEffect]
+
+    public init(_ state: AuthState, _ effects: [AuthEffect] = []) {
+        self.state = state
+        self.effects = effects
+    }
+}

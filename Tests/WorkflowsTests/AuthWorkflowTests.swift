@@ -1,0 +1,272 @@
+import CardSimulator
+import EAC
+import Online
+import SDK
+import SmartCard
+import TestPKI
+import Testing
+
+@testable import Workflows
+
+/// A whole authentication in process: the workflow against the software card (SimulatedEIDCard)
+/// and a scripted eID server that uses EAC's terminal code and the project's test PKI.
+@Suite struct AuthWorkflowTests {
+    static let pin = #"{"cmd":"SET_PIN","value":"123456"}"#
+    static let accept = #"{"cmd":"ACCEPT"}"#
+    static let cancel = #"{"cmd":"CANCEL"}"#
+
+    struct Run {
+        let result: AuthWorkflow.Result
+        let peer: ScriptedPeer
+        let server: FakeEIDServer
+        let card: SimulatedEIDCard
+        var names: [String] { peer.names }
+        var finalAuth: (AuthResult?, String?)? {
+            guard case .auth(let result, let url)? = peer.messages.last else { return nil }
+            return (result, url)
+        }
+    }
+
+    func authenticate(
+        _ lines: [String], server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
+        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
+    ) throws -> Run {
+        try authenticate(peer: ScriptedPeer(lines), server: server, card: card, trustAnchors: trustAnchors)
+    }
+
+    func authenticate(
+        peer: ScriptedPeer, server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
+        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
+    ) throws -> Run {
+        let server = try server ?? FakeEIDServer()
+        let workflow = AuthWorkflow(
+            configuration: .init(
+                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken, trustAnchors: trustAnchors,
+                date: .todayUTC(), csca: SimulatorTestPKI.csca),
+            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server,
+            timeouts: .init(card: 5, input: 5),
+            openSession: { connection, info in
+                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
+            })
+        return Run(result: workflow.run(), peer: peer, server: server, card: card)
+    }
+
+    @Test func success() throws {
+        let run = try authenticate([Self.accept, Self.pin])
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+        #expect(run.server.dataGroup4 == [UInt8](hex: "64070c054552494b41"), "the server read DG4: ERIKA")
+        #expect(run.finalAuth?.0 == AuthResult(major: ECardAPIResult.Major.ok.rawValue))
+        #expect(run.finalAuth?.1 == "https://service.example/done?ref=1&ResultMajor=ok")
+        // The effective CHAT went to the card: required DG4 and the optional DG5 the user kept.
+        guard case .accessRights(let rights) = run.peer.messages[1] else {
+            Issue.record("no ACCESS_RIGHTS")
+            return
+        }
+        #expect(rights.required == ["GivenNames"] && rights.optional == ["FamilyName"])
+        #expect(rights.effective == ["FamilyName", "GivenNames"])
+        #expect(rights.transactionInfo == "order 42")
+        let eac1 = run.server.received.compactMap { message -> EAC1OutputType? in
+            guard case .didAuthenticateResponse(let r) = message, case .eac1(let o)? = r.data else { return nil }
+            return o
+        }.first
+        #expect(eac1?.chat == CHAT(role: .terminal, rights: [.readDG4, .readDG5]).encoded)
+        #expect(run.card.withContext { $0.session.eacAccess.chipAuthenticated } == false, "the card was reset")
+    }
+
+    @Test func deselectedOptionalRightIsNotInTheEffectiveCHAT() throws {
+        let run = try authenticate([#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#, Self.accept, Self.pin])
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        let eac1 = run.server.received.compactMap { message -> EAC1OutputType? in
+            guard case .didAuthenticateResponse(let r) = message, case .eac1(let o)? = r.data else { return nil }
+            return o
+        }.first
+        #expect(eac1?.chat == CHAT(role: .terminal, rights: [.readDG4]).encoded)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+    }
+
+    @Test func initializeFrameworkAndTheSignatureInEACAdditionalInput() throws {
+        let run = try authenticate(
+            [Self.accept, Self.pin], server: try FakeEIDServer(fault: .initializeFrameworkAndAdditionalInput))
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        #expect(
+            run.server.received.map(\.kind) == [
+                .startPAOS, .initializeFrameworkResponse, .didAuthenticateResponseEAC1,
+                .didAuthenticateResponseEAC2Challenge, .didAuthenticateResponseEAC2, .transmitResponse,
+                .transmitResponse,
+            ])
+    }
+
+    @Test func userDeniesAtTheAccessRights() throws {
+        let run = try authenticate([Self.cancel])
+        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.result.outcome.result == .error(.cancellationByUser))
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "AUTH"])
+        #expect(run.finalAuth?.0?.minor == ECardAPIResult.Minor.cancellationByUser.rawValue)
+        #expect(run.finalAuth?.0?.reason == "User_Cancelled")
+        #expect(
+            run.finalAuth?.1
+                == "https://service.example/done?ref=1&ResultMajor=error&ResultMinor=cancellationByUser")
+        // The server was told, in the DIDAuthenticateResponse it waited for.
+        #expect(run.server.received.last?.kind == .didAuthenticateResponseError)
+        #expect(run.server.received.last?.responseResult?.minor == .known(.cancellationByUser))
+        #expect(run.server.dataGroup4 == nil)
+    }
+
+    /// CANCEL acts at once wherever it comes (it jumps the queue); the end of input at a later
+    /// prompt cancels there.
+    @Test(arguments: [[String](), [AuthWorkflowTests.accept], [AuthWorkflowTests.cancel, AuthWorkflowTests.accept]])
+    func cancelOrEndOfInputAtEachPrompt(lines: [String]) throws {
+        let run = try authenticate(lines)
+        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.result.outcome.result == .error(.cancellationByUser))
+        #expect(run.names.last == "AUTH")
+        #expect(run.server.received.last?.responseResult?.major == .error)
+        #expect(run.server.dataGroup4 == nil)
+    }
+
+    @Test func wrongPINThenRight() throws {
+        let card = SimulatedEIDCard()
+        let run = try authenticate([Self.accept, #"{"cmd":"SET_PIN","value":"111111"}"#, Self.pin], card: card)
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "ENTER_PIN", "AUTH"])
+        guard run.peer.messages.count > 4, case .enterPIN(nil, let reader) = run.peer.messages[4] else {
+            Issue.record("the second ENTER_PIN is missing")
+            return
+        }
+        #expect(reader.card.eIDCard?.retryCounter == 2)
+        #expect(card.passwords.pinRetryCounter == 3, "the right PIN resets the counter")
+    }
+
+    @Test func aTransportPINIsRefusedBeforeTheCard() throws {
+        let run = try authenticate([Self.accept, #"{"cmd":"SET_PIN","value":"12345"}"#])
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "ENTER_PIN", "AUTH"])
+        guard run.peer.messages.count > 4, case .enterPIN(let error?, _) = run.peer.messages[4] else {
+            Issue.record("no error for a 5-digit PIN")
+            return
+        }
+        #expect(error == "You must provide 6 digits")
+    }
+
+    @Test func serverResultError() throws {
+        let run = try authenticate(
+            [Self.accept, Self.pin], server: try FakeEIDServer(fault: .resultError(.ageVerificationFailedWarning)))
+        #expect(run.result.outcome.result == .error(.ageVerificationFailedWarning))
+        #expect(run.result.outcome.fromServer)
+        #expect(run.result.outcome.reason == .authServerResult(.error(.ageVerificationFailedWarning)))
+        #expect(run.finalAuth?.0?.reason == "Paos_Generic_Server_Error")
+        #expect(run.finalAuth?.1 == "https://service.example/done?ref=1&ResultMajor=error&ResultMinor=serverError")
+    }
+
+    @Test func chainNotToATrustedCVCA() throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .untrustedChain))
+        guard case .authCheckFailed(.preVerificationFailed)? = run.result.outcome.reason else {
+            Issue.record("not a pre-verification failure: \(String(describing: run.result.outcome.reason))")
+            return
+        }
+        #expect(run.result.outcome.result == .error(.invalidCertificatePath))
+        #expect(run.names == ["AUTH", "AUTH"], "no access rights shown, no PIN asked")
+        #expect(run.server.received.last?.responseResult?.minor == .known(.invalidCertificatePath))
+        // The server answered the report with an error: its result is the one AusweisApp reports.
+        #expect(run.finalAuth?.1 == "https://service.example/done?ref=1&ResultMajor=error&ResultMinor=serverError")
+    }
+
+    @Test func descriptionHashMismatch() throws {
+        let run = try authenticate(
+            [Self.accept, Self.pin], server: try FakeEIDServer(fault: .descriptionHashMismatch))
+        #expect(run.result.outcome.reason == .authCheckFailed(.descriptionHashMismatch))
+        #expect(run.result.outcome.result == .error(.parameterError))
+        #expect(run.names == ["AUTH", "AUTH"], "no PIN asked")
+        #expect(run.finalAuth?.0?.minor == ECardAPIResult.Minor.parameterError.rawValue)
+    }
+
+    @Test func aWrongTASignatureIsNoPermission() throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .wrongSignature))
+        #expect(run.result.outcome.reason == .authEACRefused)
+        #expect(run.result.outcome.result == .error(.noPermission))
+        #expect(run.server.received.last?.kind == .didAuthenticateResponseError)
+        #expect(run.server.dataGroup4 == nil)
+    }
+
+    @Test func authenticatedAuxiliaryDataAreSignedAndVerified() throws {
+        let server = try FakeEIDServer(fault: .ageVerification, required: [.readDG4, .ageVerification])
+        let run = try authenticate([Self.accept, Self.pin], server: server)
+        #expect(run.result.outcome.result == .ok)
+        #expect(server.ageVerified == .success)
+        guard case .accessRights(let rights) = run.peer.messages[1] else {
+            Issue.record("no ACCESS_RIGHTS")
+            return
+        }
+        #expect(rights.aux?.ageVerificationDate == "2008-01-01")
+        #expect(rights.required == ["GivenNames", "AgeVerification"])
+    }
+
+    @Test func theProjectCVCAIsNotTrustedUnlessAsked() throws {
+        let run = try authenticate([Self.accept, Self.pin], trustAnchors: [])
+        #expect(run.result.outcome.result == .error(.invalidCertificatePath))
+        #expect(run.server.dataGroup4 == nil)
+    }
+
+    @Test func getCertificateAndUnknownRights() throws {
+        let run = try authenticate([
+            #"{"cmd":"GET_CERTIFICATE"}"#, #"{"cmd":"SET_ACCESS_RIGHTS","chat":["Address"]}"#,
+            #"{"cmd":"SET_PIN","value":"123456"}"#,
+        ])
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "CERTIFICATE", "ACCESS_RIGHTS", "BAD_STATE", "AUTH"])
+        guard run.peer.messages.count > 3, case .certificate(let info) = run.peer.messages[2],
+            case .accessRights(let rights) = run.peer.messages[3]
+        else {
+            Issue.record("CERTIFICATE or ACCESS_RIGHTS missing")
+            return
+        }
+        #expect(info.subjectName == "eid test service" && info.subjectUrl == "https://service.example")
+        #expect(
+            rights.error != nil && rights.effective == ["FamilyName", "GivenNames"], "an unknown right changes nothing")
+    }
+
+    /// CANCEL when ENTER_PIN, ENTER_CAN or ENTER_PUK comes (the card's PIN state decides which):
+    /// the server is told, nothing is read, the card is reset.
+    @Test(arguments: [(3, "ENTER_PIN"), (1, "ENTER_CAN"), (0, "ENTER_PUK")])
+    func cancelAtThePasswordPrompt(retries: Int, prompt: String) throws {
+        let card = SimulatedEIDCard(profile: CardProfile(pinRetries: retries))
+        let peer = ReactivePeer([
+            "ACCESS_RIGHTS": [Self.accept], "ENTER_PIN": [Self.cancel], "ENTER_CAN": [Self.cancel],
+            "ENTER_PUK": [Self.cancel],
+        ])
+        let run = try authenticate(peer: peer, card: card)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", prompt, "AUTH"])
+        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.server.received.last?.responseResult?.minor == .known(.cancellationByUser))
+        #expect(run.server.dataGroup4 == nil)
+        #expect(card.passwords.pinRetryCounter == retries, "no attempt spent")
+    }
+
+    @Test func suspendedPINThenCANThenPIN() throws {
+        let card = SimulatedEIDCard(profile: CardProfile(pinRetries: 1))
+        let run = try authenticate(
+            [Self.accept, #"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin], card: card)
+        #expect(run.result.outcome.result == .ok)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_CAN", "ENTER_PIN", "AUTH"])
+        #expect(run.server.dataGroup4 != nil)
+    }
+}
+
+/// A peer that answers each message by its name from a script, one command per message, as a
+/// person at the prompt would (a CANCEL given ahead would act at once).
+final class ReactivePeer: ScriptedPeer {
+    private var script: [String: [String]]
+
+    init(_ script: [String: [String]]) {
+        self.script = script
+        super.init([], endOfInput: false)
+    }
+
+    override func send(_ message: SDKMessage) {
+        super.send(message)
+        guard var lines = script[message.name], !lines.isEmpty else { return }
+        queue.feed(line: Array(lines.removeFirst().utf8))
+        script[message.name] = lines
+    }
+
+    override func nextCommand(timeout: Double) -> PeerInput { super.nextCommand(timeout: min(timeout, 0.2)) }
+}

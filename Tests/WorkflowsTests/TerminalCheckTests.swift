@@ -1,0 +1,208 @@
+import EAC
+import EIDCrypto
+import Online
+import TestPKI
+import Testing
+
+@testable import Workflows
+
+/// The TR-03124 checks of EAC1 that need no network, one test each (AUTH-PROTOCOL.md §1.5,
+/// §3.8, §4; ANCHORS.md §1c), and the access rights of §4.3.
+@Suite struct TerminalCheckTests {
+    static let tls: [UInt8] = Array("TLS certificate".utf8)
+    static let url = "https://service.example/tctoken"
+    let today = CalendarDate.todayUTC()
+    let anchors = [TestCertificateAuthority.project.certificate]
+
+    func description(subjectURL: String? = "https://service.example:443", comm: [[UInt8]]? = nil) throws
+        -> CertificateDescription
+    {
+        try CertificateDescription(
+            issuerName: "DV", subjectName: "Service", subjectURL: subjectURL, termsOfUsage: .plainText("terms"),
+            commCertificates: comm ?? [try Digest.sha256.hash(Self.tls)])
+    }
+
+    func input(
+        _ terminal: TestTerminal, description: CertificateDescription?, certificates: [CVCertificate]? = nil,
+        required: CHAT? = nil, optional: CHAT? = nil
+    ) throws -> EAC1InputType {
+        EAC1InputType(
+            certificates: try (certificates ?? [terminal.terminal.certificate, terminal.documentVerifier.certificate])
+                .map { try $0.encoded },
+            certificateDescription: description?.encoded, requiredCHAT: required?.encoded,
+            optionalCHAT: optional?.encoded)
+    }
+
+    func check(_ input: EAC1InputType, url: String = TerminalCheckTests.url, tls: [[UInt8]] = [TerminalCheckTests.tls])
+        throws(AuthCheckError) -> TerminalCheck
+    {
+        try TerminalCheck(input, tcTokenURL: url, trustAnchors: anchors, date: today, tlsCertificates: tls)
+    }
+
+    func expectFailure(_ expected: AuthCheckError, _ body: () throws -> TerminalCheck) {
+        do {
+            _ = try body()
+            Issue.record("accepted; expected \(expected)")
+        } catch {
+            #expect(error as? AuthCheckError == expected)
+        }
+    }
+
+    @Test func aGoodTerminalPasses() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let checked = try check(try input(t, description: d))
+        #expect(
+            checked.chain.certificates.map(\.body.holderReference) == [
+                TestCertificateAuthority.projectHolderReference, "DEEIDTESTDV00001", "DEEIDTESTAT00001",
+            ])
+        #expect(checked.terminal == t.terminal.certificate)
+    }
+
+    @Test func exactlyOneDVAndOneTerminal() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let other = try TestCertificateAuthority.project.issueTerminal(
+            description: d, holderReference: "DEEIDTESTAT00002")
+        expectFailure(.noUniqueTerminal(count: 2)) {
+            try check(
+                try input(
+                    t, description: d,
+                    certificates: [t.terminal.certificate, other.terminal.certificate, t.documentVerifier.certificate]))
+        }
+        expectFailure(.noUniqueDocumentVerifier(count: 0)) {
+            try check(try input(t, description: d, certificates: [t.terminal.certificate]))
+        }
+        expectFailure(.noUniqueDocumentVerifier(count: 2)) {
+            try check(
+                try input(
+                    t, description: d,
+                    certificates: [
+                        t.terminal.certificate, t.documentVerifier.certificate, other.documentVerifier.certificate,
+                    ]))
+        }
+    }
+
+    @Test func theChainMustLeadToATrustedCVCA() throws {
+        let d = try description()
+        let foreign = try TestCertificateAuthority.generate(
+            holderReference: "DEFOREIGN00001", effectiveDate: today, expirationDate: try today.adding(days: 30))
+        let t = try foreign.issueTerminal(description: d)
+        expectFailure(.preVerificationFailed(.unknownAuthority(car: "DEFOREIGN00001", of: "DEEIDTESTDV00001"))) {
+            try check(try input(t, description: d))
+        }
+    }
+
+    @Test func anExpiredTerminalIsRefused() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(
+            description: d, effectiveDate: try today.adding(days: -40), validForDays: 30)
+        expectFailure(.preVerificationFailed(.expired(chr: "DEEIDTESTAT00001", on: try today.adding(days: -10)))) {
+            try check(try input(t, description: d))
+        }
+        let future = try TestCertificateAuthority.project.issueTerminal(
+            description: d, effectiveDate: try today.adding(days: 5))
+        do {
+            _ = try check(try input(future, description: d))
+            Issue.record("a certificate not yet valid was accepted")
+        } catch {
+            guard case .preVerificationFailed(.notYetValid)? = error as? AuthCheckError else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+    }
+
+    @Test func aTerminalSignedByAnotherKeyIsRefused() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let other = try TestCertificateAuthority.project.issueTerminal(description: d)
+        // Other's terminal under t's DV: same CAR, another signer.
+        expectFailure(.preVerificationFailed(.invalidSignature(chr: "DEEIDTESTAT00001"))) {
+            try check(
+                try input(
+                    t, description: d, certificates: [other.terminal.certificate, t.documentVerifier.certificate]))
+        }
+    }
+
+    @Test func theDescriptionMustBeThereWithASubjectURLAndItsHash() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        expectFailure(.noDescription) { try check(try input(t, description: nil)) }
+        let noURL = try description(subjectURL: nil)
+        let tNoURL = try TestCertificateAuthority.project.issueTerminal(description: noURL)
+        expectFailure(.noSubjectURL) { try check(try input(tNoURL, description: noURL)) }
+        let other = try description(subjectURL: "https://service.example/other")
+        expectFailure(.descriptionHashMismatch) { try check(try input(t, description: other)) }
+    }
+
+    @Test func subjectURLAndTcTokenURLMustBeTheSameOrigin() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        expectFailure(.sameOriginPolicyViolation) {
+            try check(try input(t, description: d), url: "https://service.example:8443/tctoken")
+        }
+        expectFailure(.sameOriginPolicyViolation) {
+            try check(try input(t, description: d), url: "https://evil.example/tctoken")
+        }
+    }
+
+    @Test func everyTLSCertificateMustBeInCommCertificates() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        _ = try check(try input(t, description: d), tls: [Self.tls, Self.tls])
+        expectFailure(.certificateHashNotInDescription) {
+            try check(try input(t, description: d), tls: [Self.tls, Array("a redirect hop's certificate".utf8)])
+        }
+        let none = try CertificateDescription(
+            issuerName: "DV", subjectName: "Service", subjectURL: "https://service.example",
+            termsOfUsage: .plainText("terms"))
+        let tNone = try TestCertificateAuthority.project.issueTerminal(description: none)
+        expectFailure(.certificateHashNotInDescription) { try check(try input(tNone, description: none)) }
+    }
+
+    @Test func theRequiredCHATMustBeWithinTheTerminals() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(rights: [.readDG4, .readDG5], description: d)
+        expectFailure(.requiredCHATExceedsTerminal) {
+            try check(try input(t, description: d, required: CHAT(role: .terminal, rights: [.readDG4, .readDG17])))
+        }
+        // An optional right beyond the terminal's is dropped, not refused.
+        let checked = try check(
+            try input(
+                t, description: d, required: CHAT(role: .terminal, rights: [.readDG4]),
+                optional: CHAT(role: .terminal, rights: [.readDG5, .readDG17])))
+        #expect(checked.accessRights.required == [.readDG4])
+        #expect(checked.accessRights.optional == [.readDG5])
+    }
+
+    /// §4.3: allowed = terminal ∩ displayable; required = RequiredCHAT ∩ allowed; optional =
+    /// (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed optional
+    /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).
+    @Test func effectiveCHATOfSection43() throws {
+        let terminal = CHAT(
+            role: .terminal,
+            rights: [
+                .readDG1, .readDG4, .readDG5, .readDG8, .readDG11, .ageVerification, .canAllowed, .privilegedTerminal,
+            ])
+        var rights = try AccessRightsRequest(
+            terminal: terminal, documentVerifierRole: .dvOfficialDomestic,
+            requiredCHAT: CHAT(role: .terminal, rights: [.readDG4]),
+            optionalCHAT: CHAT(role: .terminal, rights: [.readDG4, .readDG5, .readDG11, .ageVerification]))
+        #expect(rights.required == [.readDG4])
+        #expect(
+            rights.optional == [.readDG5, .ageVerification, .canAllowed], "DG11 (sex) is not shown; DG4 is required")
+        #expect(
+            rights.effectiveCHAT == CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification, .canAllowed]))
+        #expect(rights.select(sdkNames: ["AgeVerification"]) == nil)
+        #expect(rights.effective == [.readDG4, .ageVerification])
+        #expect(rights.select(sdkNames: ["GivenNames"]) != nil, "a required right is not optional")
+        #expect(rights.effective == [.readDG4, .ageVerification], "a refused choice changes nothing")
+        #expect(AccessRightsRequest.sdkNames(rights.optional) == ["FamilyName", "AgeVerification", "CanAllowed"])
+
+        let none = try AccessRightsRequest(
+            terminal: terminal, documentVerifierRole: .dvNonOfficialForeign, requiredCHAT: nil, optionalCHAT: nil)
+        #expect(none.required.isEmpty)
+        #expect(none.optional == [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification])
+    }
+}
