@@ -107,11 +107,19 @@ let package = Package(
         .testTarget(
             name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]
         ),
-        .testTarget(name: "EndToEndTests"),
+        // OpenPACE's terminal (PACE, secure messaging, TA, CA) over any CardChannel, and its small
+        // TLV codec: the independent peer of PeerTests (in process) and EndToEndTests (through pcscd).
+        .target(name: "OpenPACEPeer", dependencies: ["COpenPACE", "SmartCard"], path: "Tests/OpenPACEPeer"),
+        // The built executables through the test pcscd; and terminals through it (PCSC): eid's
+        // library terminal and OpenPACE's, with certificates from the test PKI.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
+        ),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",
-            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "TestPKI"]
+            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "OpenPACEPeer", "TestPKI"]
         ),
     ]
 )
