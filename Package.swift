@@ -62,9 +62,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // In-process figures for `make bench`; not installed.
+        // Figures for `make bench` (PACE in process; TA, CA and data groups through pcscd); not installed.
         .executableTarget(
-            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "EIDCrypto", "PCSC", "SmartCard", "TestPKI"]
         ),
         // Re-creates the committed test CVCA (`make test-pki`) and issues test certificates; not installed.
         .executableTarget(
