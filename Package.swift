@@ -109,7 +109,8 @@ let package = Package(
         ),
         // OpenPACE's terminal (PACE, secure messaging, TA, CA) over any CardChannel, and its small
         // TLV codec: the independent peer of PeerTests (in process) and EndToEndTests (through pcscd).
-        .target(name: "OpenPACEPeer", dependencies: ["COpenPACE", "SmartCard"], path: "Tests/OpenPACEPeer"),
+        // A test target (without tests of its own), so that only test builds compile it and need libeac.
+        .testTarget(name: "OpenPACEPeer", dependencies: ["COpenPACE", "SmartCard"], path: "Tests/OpenPACEPeer"),
         // The built executables through the test pcscd; and terminals through it (PCSC): eid's
         // library terminal and OpenPACE's, with certificates from the test PKI.
         .testTarget(
