@@ -71,9 +71,9 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // In-process figures for `make bench`; not installed.
+        // Figures for `make bench` (PACE in process; TA, CA and data groups through pcscd); not installed.
         .executableTarget(
-            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "SmartCard"]
+            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "EIDCrypto", "PCSC", "SmartCard", "TestPKI"]
         ),
         // Re-creates the committed test CVCA (`make test-pki`) and issues test certificates; not installed.
         .executableTarget(
@@ -128,11 +128,20 @@ let package = Package(
                 "EIDTestServer", "Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OrderedJSON",
             ]
         ),
-        .testTarget(name: "EndToEndTests"),
+        // OpenPACE's terminal (PACE, secure messaging, TA, CA) over any CardChannel, and its small
+        // TLV codec: the independent peer of PeerTests (in process) and EndToEndTests (through pcscd).
+        // A test target (without tests of its own), so that only test builds compile it and need libeac.
+        .testTarget(name: "OpenPACEPeer", dependencies: ["COpenPACE", "SmartCard"], path: "Tests/OpenPACEPeer"),
+        // The built executables through the test pcscd; and terminals through it (PCSC): eid's
+        // library terminal and OpenPACE's, with certificates from the test PKI.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
+        ),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",
-            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "TestPKI"]
+            dependencies: ["EAC", "EIDCrypto", "SmartCard", "CardSimulator", "COpenPACE", "OpenPACEPeer", "TestPKI"]
         ),
     ]
 )

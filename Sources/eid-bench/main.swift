@@ -1,9 +1,17 @@
 import CardSimulator
 import EAC
 import Foundation
-// eid-bench: in-process figures for `make bench` (measured, never asserted).
-// PACE with the PIN against the software card, median CPU time of 50 runs.
 import SmartCard
+
+// eid-bench: figures for `make bench` (measured, never asserted).
+//   eid-bench [RUNS]             PACE with the PIN against the software card in process, median CPU time
+//   eid-bench eac READER [RUNS]  TA + CA + five data groups through pcscd after PACE (EACBench)
+if CommandLine.arguments.dropFirst().first == "eac" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard let reader = arguments.first else { fatalError("usage: eid-bench eac READER [RUNS]") }
+    try EACBench.run(reader: reader, runs: Int(arguments.dropFirst().first ?? "") ?? 20)
+    exit(0)
+}
 
 func cpuSeconds() -> Double {
     var t = timespec()

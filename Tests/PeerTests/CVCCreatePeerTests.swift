@@ -1,6 +1,7 @@
 import EAC
 import EIDCrypto
 import Foundation
+import OpenPACEPeer
 import Testing
 
 /// The other direction: OpenPACE's `cvc-create` issues a CVCA → DV → terminal chain with a

@@ -1,6 +1,7 @@
 import EAC
 import EIDCrypto
 import Foundation
+import OpenPACEPeer
 import TestPKI
 import Testing
 

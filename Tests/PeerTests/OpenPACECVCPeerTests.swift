@@ -1,6 +1,7 @@
 import COpenPACE
 import EAC
 import EIDCrypto
+import OpenPACEPeer
 import Testing
 
 /// OpenPACE's library (libeac) parses the certificates eid issues (CVC_d2i_CVC_CERT) and

@@ -1,4 +1,5 @@
 import COpenPACE
+import OpenPACEPeer
 import SmartCard
 
 /// The card (PICC) side of PACE and secure messaging, computed entirely by OpenPACE: a

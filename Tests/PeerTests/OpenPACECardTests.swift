@@ -1,6 +1,7 @@
 import COpenPACE
 import EAC
 import EIDCrypto
+import OpenPACEPeer
 import SmartCard
 import Testing
 

@@ -2,6 +2,7 @@ import COpenPACE
 import CardSimulator
 import EAC
 import EIDCrypto
+import OpenPACEPeer
 import SmartCard
 import Testing
 
@@ -44,10 +45,7 @@ struct PeerPKI {
 
     /// The terminal key as an RFC 5915 ECPrivateKey on brainpoolP256r1, for OpenPACE's d2i_AutoPrivateKey.
     func terminalKeyDER() throws -> [UInt8] {
-        let scalar = try terminalKey.privateKey.rawScalar()
-        let curve: [UInt8] = [0xA0, 0x0B, 0x06, 0x09, 0x2B, 0x24, 0x03, 0x03, 0x02, 0x08, 0x01, 0x01, 0x07]
-        let body: [UInt8] = [0x02, 0x01, 0x01, 0x04, 0x20] + scalar + curve
-        return [0x30, UInt8(body.count)] + body
+        OpenPACE.brainpoolP256r1PrivateKeyDER(scalar: try terminalKey.privateKey.rawScalar())
     }
 }
 
@@ -57,10 +55,6 @@ struct PeerPKI {
 /// (TA_STEP2/4/6, CA_STEP3-5).
 @Suite("TA and CA with OpenPACE as the peer", .serialized)
 struct OpenPACEEACPeerTests {
-    func withBuf<T>(_ bytes: [UInt8], _ body: (UnsafeMutablePointer<BUF_MEM>) throws -> T) throws -> T {
-        try OpenPACE.withBuffer(bytes, body)
-    }
-
     @Test func openPACEsTerminalRunsTAAndCAAgainstTheSoftwareCard() throws {
         OpenPACE.initialize()
         let pki = try PeerPKI()
@@ -74,80 +68,18 @@ struct OpenPACEEACPeerTests {
         let terminal = try OpenPACETerminal(channel: channel, cardAccess: cardAccess, password: "123456")
         terminal.chat = CHAT(role: .terminal, rights: [.readDG4, .readDG8]).encoded
         try terminal.establish()
-        let ctx = terminal.ctx
 
-        // EF.CardSecurity, and the chip's key from it by OpenPACE (its own parser; the test CSCA is
-        // not in OpenPACE's store, so passive authentication is eid's test, not this one's).
-        let cardSecurity = try terminal.transmitProtected(CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 65536)).data
-        CA_disable_passive_authentication(ctx)
-        let chipKey = try #require(
-            OpenPACE.take(cardSecurity.withUnsafeBufferPointer { CA_get_pubkey(ctx, $0.baseAddress, $0.count) }))
-        #expect(chipKey == SimulatorTestPKI.chipAuthenticationKey.publicKey.encoded)
-        #expect(EAC_CTX_init_ca(ctx, eid_nid_ca_ecdh_aes128(), 13) == 1)
-
-        // TA: OpenPACE holds the terminal key; the CVCA sets its signature algorithm (ECDSA-SHA-256).
-        let keyDER = try pki.terminalKeyDER()
-        let cvcaDER = try pki.cvca.encoded
-        let initialized = keyDER.withUnsafeBufferPointer { k in
-            cvcaDER.withUnsafeBufferPointer { c in EAC_CTX_init_ta(ctx, k.baseAddress, k.count, c.baseAddress, c.count)
-            }
-        }
-        #expect(initialized == 1)
-        TA_disable_checks(ctx)
-        for certificate in [pki.dv, pki.terminal] {
-            let der = try certificate.encoded
-            let car = Array(certificate.body.authorityReference.utf8)
-            let dst = CommandAPDU(ins: 0x22, p1: 0x81, p2: 0xB6, data: PeerTLV(tag: 0x83, value: car).encoded)
-            #expect(try terminal.transmitProtected(dst).statusWord == .success)
-            let body = Array(der.dropFirst(der[2] == 0x82 ? 5 : der[2] == 0x81 ? 4 : 3))
-            #expect(
-                try terminal.transmitProtected(CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: body)).statusWord
-                    == .success)
-        }
-        _ = try #require(OpenPACE.take(TA_STEP3_generate_ephemeral_key(ctx)))
-        // The announced key at field length (OpenPACE's own Comp drops leading zero bytes).
-        let ephemeral = try #require(OpenPACE.take(CA_STEP2_get_eph_pubkey(ctx)))
-        let compressed = Array(ephemeral[1...32])
-        let challenge = try terminal.transmitProtected(CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8))
-        #expect(challenge.statusWord == .success && challenge.data.count == 8)
-        #expect(try withBuf(challenge.data) { TA_STEP4_set_nonce(ctx, $0) } == 1)
-        let taOID = try #require(OpenPACE.objectIdentifierContent(nid: eid_nid_ta_ecdsa_sha256()))
-        let setAT = CommandAPDU(
-            ins: 0x22, p1: 0x81, p2: 0xA4,
-            data: PeerTLV(tag: 0x80, value: taOID).encoded
-                + PeerTLV(tag: 0x83, value: Array(pki.terminal.body.holderReference.utf8)).encoded
-                + PeerTLV(tag: 0x91, value: compressed).encoded)
-        #expect(try terminal.transmitProtected(setAT).statusWord == .success)
-        let idPICC = Array(terminal.piccEphemeralKey[1...32])
-        let signature = try #require(
-            try withBuf(compressed) { c in try withBuf(idPICC) { i in OpenPACE.take(TA_STEP5_sign(ctx, c, i, nil)) } })
-        #expect(
-            try terminal.transmitProtected(CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: signature)).statusWord == .success
-        )
-        #expect(card.withContext { $0.session.eacAccess.terminalAuthenticated })
-        #expect(card.withContext { $0.session.eacAccess.effectiveCHAT?.accessRights } == [.readDG4])
-
-        // CA: OpenPACE checks the card's token and derives the keys.
-        let caOID = try #require(OpenPACE.objectIdentifierContent(nid: eid_nid_ca_ecdh_aes128()))
-        let caSetAT = CommandAPDU(
-            ins: 0x22, p1: 0x41, p2: 0xA4,
-            data: PeerTLV(tag: 0x80, value: caOID).encoded + PeerTLV(tag: 0x84, value: [0x41]).encoded)
-        #expect(try terminal.transmitProtected(caSetAT).statusWord == .success)
-        let ga = try terminal.transmitProtected(
-            CommandAPDU(
-                ins: 0x86, p1: 0, p2: 0,
-                data: PeerTLV(tag: 0x7C, value: PeerTLV(tag: 0x80, value: ephemeral).encoded).encoded, ne: 256))
-        #expect(ga.statusWord == .success)
-        let outer = try PeerTLV.parseAll(ga.data)
-        let inner = try PeerTLV.parseAll(try #require(outer.first).value)
-        let nonce = try #require(inner.first { $0.tag == 0x81 }?.value)
-        let token = try #require(inner.first { $0.tag == 0x82 }?.value)
-        #expect(try withBuf(chipKey) { CA_STEP4_compute_shared_secret(ctx, $0) } == 1)
-        #expect(try withBuf(nonce) { n in try withBuf(token) { t in CA_STEP6_derive_keys(ctx, n, t) } } == 1)
-        #expect(card.withContext { $0.session.eacAccess.chipAuthenticated })
+        // OpenPACE reads the chip's key from EF.CardSecurity with its own parser, holds the
+        // terminal key, signs TA, checks CA's token and switches to the CA keys.
+        let result = try terminal.runTerminalAndChipAuthentication(
+            cvca: try pki.cvca.encoded, chain: [try pki.dv.encoded, try pki.terminal.encoded],
+            terminalKey: try pki.terminalKeyDER())
+        #expect(result.chipKey == SimulatorTestPKI.chipAuthenticationKey.publicKey.encoded)
+        let access = card.withContext { $0.session.eacAccess }
+        #expect(access.terminalAuthenticated && access.chipAuthenticated)
+        #expect(access.effectiveCHAT?.accessRights == [.readDG4])
 
         // Secure messaging goes on under the CA keys from SSC 0, on both sides.
-        try terminal.switchToChipAuthenticationKeys()
         let read = try terminal.transmitProtected(CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0, ne: 256))
         #expect(read.statusWord == .success && read.data == cardAccess)
     }

@@ -1,5 +1,6 @@
 import COpenPACE
 import CardSimulator
+import OpenPACEPeer
 import SmartCard
 import Testing
 

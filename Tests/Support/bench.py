@@ -3,9 +3,10 @@
 
 Prints wall time (median of N runs), APDUs per run (counted by eid-sim --trace; each APDU is
 one PC/SC round trip to the card), and peak RSS of the eid process; then PACE CPU time in
-process (eid-bench); then eid change-pin --json side by side with AusweisApp2's RUN_CHANGE_PIN on
-the same eid-sim card. Runs inside `pcsc-env.sh run` (private pcscd), with Debian's python3 (for
-python3-websockets). Measures; asserts nothing.
+process (eid-bench); then Terminal Authentication, Chip Authentication and five data groups after
+PACE by eid's library terminal through pcscd (eid-bench eac); then eid change-pin --json side by
+side with AusweisApp2's RUN_CHANGE_PIN on the same eid-sim card. Runs inside `pcsc-env.sh run`
+(private pcscd), with Debian's python3 (for python3-websockets). Measures; asserts nothing.
 
 Peak RSS comes from GNU time (Debian package `time`) around a few extra runs, not from this
 script's wait4: Linux keeps a process's peak RSS across execve, so a child forked (or vforked)
@@ -108,7 +109,21 @@ def main():
     measure("eid change-pin --json (happy path)",
             [f"{BIN}/eid", "change-pin", "--json", "--reader", READER, "--timeout", "10"], 20, stdin_for=answers)
     subprocess.run([f"{BIN}/eid-bench", "50"], check=True)
+    eac_after_pace(20)
     compare_change_pin(10)
+
+
+def eac_after_pace(runs):
+    """TA + CA + five data groups by eid's library terminal through pcscd, after PACE with a CHAT
+    (eid-bench eac: it times them and counts their APDUs)."""
+    sim, trace = start_sim()
+    try:
+        subprocess.run([f"{BIN}/eid-bench", "eac", READER, str(runs)], check=True, timeout=120)
+    finally:
+        sim.terminate()
+        sim.wait()
+        trace.close()
+        wait_for_empty_reader()
 
 
 # eid and AusweisApp2, one change PIN after the other on one card: machine time without the

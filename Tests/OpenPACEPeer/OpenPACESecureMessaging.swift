@@ -6,14 +6,18 @@ import SmartCard
 /// the SSC-derived IV (`EAC_encrypt` / `EAC_decrypt`) and CMAC over SSC || data
 /// (`EAC_authenticate`). The data objects are laid out here with `PeerTLV`, not eid's code.
 /// Borrows `ctx`, whose encryption context must be set (after PACE step 4).
-struct OpenPACESecureMessaging {
-    let ctx: UnsafeMutablePointer<EAC_CTX>
+public struct OpenPACESecureMessaging {
+    public let ctx: UnsafeMutablePointer<EAC_CTX>
 
-    struct Failure: Error {}
+    public init(ctx: UnsafeMutablePointer<EAC_CTX>) { self.ctx = ctx }
+
+    public struct Failure: Error {
+        public init() {}
+    }
 
     // MARK: terminal side
 
-    func protect(_ command: CommandAPDU) throws -> CommandAPDU {
+    public func protect(_ command: CommandAPDU) throws -> CommandAPDU {
         try incrementSSC()
         let cla = command.cla | 0x0C
         var objects: [UInt8] = []
@@ -29,7 +33,7 @@ struct OpenPACESecureMessaging {
             data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, ne: 256)
     }
 
-    func unprotect(_ response: ResponseAPDU) throws -> ResponseAPDU {
+    public func unprotect(_ response: ResponseAPDU) throws -> ResponseAPDU {
         try incrementSSC()
         let objects = try PeerTLV.parseAll(response.data)
         guard let macObject = objects.last, macObject.tag == 0x8E else { throw Failure() }
@@ -43,7 +47,7 @@ struct OpenPACESecureMessaging {
 
     // MARK: card side
 
-    func unprotect(_ command: CommandAPDU) throws -> CommandAPDU {
+    public func unprotect(_ command: CommandAPDU) throws -> CommandAPDU {
         try incrementSSC()
         guard command.cla & 0x0C == 0x0C else { throw Failure() }
         let objects = try PeerTLV.parseAll(command.data)
@@ -67,7 +71,7 @@ struct OpenPACESecureMessaging {
     }
 
     /// [DO'87] DO'99 DO'8E; `corruptMAC` flips a bit of the MAC (a faulty card).
-    func protect(_ response: ResponseAPDU, corruptMAC: Bool = false) throws -> ResponseAPDU {
+    public func protect(_ response: ResponseAPDU, corruptMAC: Bool = false) throws -> ResponseAPDU {
         try incrementSSC()
         var objects: [UInt8] = []
         if !response.data.isEmpty {
@@ -81,11 +85,11 @@ struct OpenPACESecureMessaging {
 
     // MARK: OpenPACE's primitives
 
-    func incrementSSC() throws {
+    public func incrementSSC() throws {
         guard EAC_increment_ssc(ctx) == 1 else { throw Failure() }
     }
 
-    func padded(_ bytes: [UInt8]) throws -> [UInt8] {
+    public func padded(_ bytes: [UInt8]) throws -> [UInt8] {
         guard let out = try OpenPACE.withBuffer(bytes, { OpenPACE.take(EAC_add_iso_pad(ctx, $0)) }) else {
             throw Failure()
         }
@@ -95,20 +99,20 @@ struct OpenPACESecureMessaging {
     /// What a command's MAC covers after the SSC (AusweisApp's `SecureMessaging::createMac`, as
     /// real cards check it): the padded header, then everything padded again only when DO'87 or
     /// DO'97 follows.
-    func commandMACInput(header: [UInt8], objects: [UInt8]) throws -> [UInt8] {
+    public func commandMACInput(header: [UInt8], objects: [UInt8]) throws -> [UInt8] {
         let paddedHeader = try padded(header)
         return objects.isEmpty ? paddedHeader : try padded(paddedHeader + objects)
     }
 
     /// MAC over SSC || input (already padded), by OpenPACE.
-    func mac(_ input: [UInt8]) throws -> [UInt8] {
+    public func mac(_ input: [UInt8]) throws -> [UInt8] {
         guard let out = try OpenPACE.withBuffer(input, { OpenPACE.take(EAC_authenticate(ctx, $0)) }) else {
             throw Failure()
         }
         return out
     }
 
-    func macMatches(_ received: [UInt8], over data: [UInt8]) throws -> Bool {
+    public func macMatches(_ received: [UInt8], over data: [UInt8]) throws -> Bool {
         let expected = try mac(data)
         guard expected.count == received.count else { return false }
         return expected.withUnsafeBytes { a in
@@ -117,7 +121,7 @@ struct OpenPACESecureMessaging {
     }
 
     /// E(KSenc, pad(data)) with OpenPACE's IV for the current SSC.
-    func encrypt(_ data: [UInt8]) throws -> [UInt8] {
+    public func encrypt(_ data: [UInt8]) throws -> [UInt8] {
         let input = try padded(data)
         guard let out = try OpenPACE.withBuffer(input, { OpenPACE.take(EAC_encrypt(ctx, $0)) }) else {
             throw Failure()
@@ -126,7 +130,7 @@ struct OpenPACESecureMessaging {
     }
 
     /// The plain content of a DO'87 value (padding indicator 01 first).
-    func decrypt(paddingIndicated value: [UInt8]) throws -> [UInt8] {
+    public func decrypt(paddingIndicated value: [UInt8]) throws -> [UInt8] {
         guard value.count > 1, value[0] == 0x01 else { throw Failure() }
         let plain = try OpenPACE.withBuffer(Array(value.dropFirst())) { c -> [UInt8]? in
             guard let p = EAC_decrypt(ctx, c) else { return nil }

@@ -4,8 +4,8 @@ import SmartCard
 /// The terminal (PCD) side of PACE and secure messaging computed by OpenPACE, speaking APDUs
 /// it builds itself (MSE:Set AT, General Authenticate with '7C') over any `CardChannel`: to run
 /// OpenPACE's terminal against eid's software card.
-final class OpenPACETerminal {
-    enum Failure: Error, Equatable {
+public final class OpenPACETerminal {
+    public enum Failure: Error, Equatable {
         /// The card answered step `step` (0: MSE:Set AT) with this status word.
         case refused(step: Int, StatusWord)
         /// The card's answer to step `step` lacks the data object it must carry.
@@ -18,17 +18,17 @@ final class OpenPACETerminal {
         case secureMessaging
     }
 
-    let channel: CardChannel
-    let ctx: UnsafeMutablePointer<EAC_CTX>
+    public let channel: CardChannel
+    public let ctx: UnsafeMutablePointer<EAC_CTX>
     /// The complete 7F4C CHAT for MSE:Set AT (PACE for Terminal Authentication), or nil.
-    var chat: [UInt8]?
+    public var chat: [UInt8]?
     /// The card's ephemeral PACE public key (step 3), for ID_PICC.
-    private(set) var piccEphemeralKey: [UInt8] = []
+    public private(set) var piccEphemeralKey: [UInt8] = []
     private let secret: UnsafeMutablePointer<PACE_SEC>
     private let passwordReference: UInt8
-    private(set) var isEstablished = false
+    public private(set) var isEstablished = false
 
-    init(channel: CardChannel, cardAccess: [UInt8], password: String, type: s_type = PACE_PIN) throws {
+    public init(channel: CardChannel, cardAccess: [UInt8], password: String, type: s_type = PACE_PIN) throws {
         OpenPACE.initialize()
         guard let ctx = EAC_CTX_new() else { throw Failure.openPACE("EAC_CTX_new") }
         let initialized = cardAccess.withUnsafeBufferPointer {
@@ -61,12 +61,12 @@ final class OpenPACETerminal {
     }
 
     /// KSenc and KSmac as OpenPACE derived them, nil before step 3.
-    var sessionKeys: (encryption: [UInt8], mac: [UInt8])? { OpenPACE.sessionKeys(ctx) }
+    public var sessionKeys: (encryption: [UInt8], mac: [UInt8])? { OpenPACE.sessionKeys(ctx) }
 
     /// MSE:Set AT and General Authenticate 1-4; afterwards `transmitProtected` works. Returns
     /// MSE:Set AT's status word.
     @discardableResult
-    func establish() throws -> StatusWord {
+    public func establish() throws -> StatusWord {
         defer { ERR_clear_error() }
         isEstablished = false
         guard let oid = OpenPACE.objectIdentifierContent(nid: eid_pace_protocol(ctx)) else {
@@ -121,7 +121,7 @@ final class OpenPACETerminal {
     }
 
     /// Sends `command` protected by OpenPACE and returns the response it verified and decrypted.
-    func transmitProtected(_ command: CommandAPDU) throws -> ResponseAPDU {
+    public func transmitProtected(_ command: CommandAPDU) throws -> ResponseAPDU {
         guard isEstablished else { throw Failure.secureMessaging }
         let sm = OpenPACESecureMessaging(ctx: ctx)
         do {
@@ -138,7 +138,7 @@ final class OpenPACETerminal {
     }
 
     /// Switches OpenPACE's secure messaging to the keys of Chip Authentication, SSC 0.
-    func switchToChipAuthenticationKeys() throws {
+    public func switchToChipAuthenticationKeys() throws {
         guard EAC_CTX_set_encryption_ctx(ctx, eid_eac_id_ca()) == 1, EAC_reset_ssc(ctx) == 1 else {
             throw Failure.openPACE("EAC_CTX_set_encryption_ctx")
         }
