@@ -31,12 +31,19 @@ public final class SimulatedEIDCard: @unchecked Sendable {
 
     public init(profile: CardProfile = CardProfile(), atr: [UInt8] = SimulatedEIDCard.defaultATR) {
         self.atr = atr
+        // A profile's key was checked when the profile was read; should it still fail here, the
+        // card keeps the default key and EF.CardSecurity, which stay consistent with each other.
+        let chipAuthentication = (try? profile.chipAuthentication()) ?? SimulatorSecurityInfos.chipAuthentication
+        let cardSecurity =
+            (try? profile.cardSecurity(chipAuthentication: chipAuthentication))
+            ?? SimulatorSecurityInfos.defaultCardSecurity
         context = CardContext(
             passwords: PasswordState(profile: profile),
             fileSystem: CardFileSystem(
-                cardAccess: profile.cardAccess ?? SimulatorSecurityInfos.cardAccess, dataGroups: profile.dataGroups),
+                cardAccess: profile.cardAccess ?? SimulatorSecurityInfos.cardAccess, cardSecurity: cardSecurity,
+                dataGroups: profile.dataGroups),
             trustAnchors: profile.trustAnchors ?? [TestCertificateAuthority.project.certificate],
-            currentDate: profile.date ?? .todayUTC())
+            currentDate: profile.date ?? .todayUTC(), chipAuthentication: chipAuthentication)
         for handler: any CardCommandHandler in [
             SelectHandler(), ReadBinaryHandler(),
             ManageSecurityEnvironmentHandler(supportedPACEProtocols: SimulatorSecurityInfos.supportedPACEProtocols),

@@ -20,7 +20,7 @@ struct EIDSim: ParsableCommand {
             vpcd is not there or goes away it retries. Without options it is the AusweisApp/PersoSim \
             test card: PIN 123456, CAN 500540, PUK 9876543210, 3 PIN attempts. Options override the \
             fields of --profile (a JSON object with the fields pin, can, puk, pinRetries, \
-            transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, dataGroups). The eID \
+            transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, chipAuthenticationKey, dataGroups). The eID \
             application holds the ERIKA MUSTERMANN sample data unless the profile's dataGroups \
             change it; Terminal Authentication trusts the project's test CVCA DEEIDTESTCA00001 \
             (TEST ONLY) unless --cvca names others.

@@ -103,7 +103,7 @@ import Testing
         ),
         (
             #"{"pinRetrys": 3}"#,
-            #"profile.json: unknown field "pinRetrys"; known fields: pin, can, puk, pinRetries, transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, dataGroups"#
+            #"profile.json: unknown field "pinRetrys"; known fields: pin, can, puk, pinRetries, transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, chipAuthenticationKey, dataGroups"#
         ),
     ])
     func brokenFilesNameFileAndField(json: String, expected: String) {

@@ -1,5 +1,6 @@
 import EAC
 import EIDCrypto
+import FoundationEssentials
 import SmartCard
 import Testing
 
@@ -109,6 +110,50 @@ struct LoopbackPKI {
         var old = SecureMessagingSession(keys: paceKeys, ssc: [UInt8](repeating: 0, count: 15) + [9])
         let stale = try old.protect(CommandAPDU.readBinary(shortFileID: 0x1C, ne: 256))
         #expect(try channel.transmit(stale).statusWord == .smDataObjectsIncorrect)
+    }
+
+    /// A profile's own Chip Authentication key: EF.CardSecurity carries its public key (signed by
+    /// the test document signer) and CA with it succeeds; the default key would not match.
+    @Test func aProfileChipAuthenticationKeyIsTheOneCAUses() throws {
+        let group = try ECGroup(.brainpoolP256r1)
+        let scalar = [UInt8](repeating: 0, count: 31) + [0x2A]
+        let profile = try CardProfile.decode(
+            Data(#"{"chipAuthenticationKey": "\#(scalar.hexString)"}"#.utf8), source: "profile.json")
+        #expect(profile.chipAuthenticationKey == scalar)
+        let card = SimulatedEIDCard(profile: profile)
+        card.withContext {
+            $0.trustAnchors = [pki.cvca]
+            $0.currentDate = CalendarDate(year: 2026, month: 11, day: 1)!
+        }
+        let channel = SimulatedCardChannel(card: card)
+        let infos = try SecurityInfos(efCardAccess: try channel.readFile(shortFileID: 0x1C))
+        let (paceResult, secure) = try PACE(
+            channel: channel, paceInfo: try infos.runnablePACEInfo(), password: .pin("123456"),
+            chat: Self.chat.encoded
+        ).establishSecureMessaging()
+        let selection = try ChipAuthentication.select(
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let expected = try ECKeyPair(group: group, privateScalar: scalar).publicKey
+        #expect(selection.publicKey == expected)
+        #expect(selection.publicKey != SimulatorSecurityInfos.chipAuthentication.staticKey.publicKey)
+
+        let ephemeral = try ECKeyPair.generate(group: group)
+        let ta = TerminalAuthentication(channel: secure)
+        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
+        try ta.authenticate(
+            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
+            ephemeralKey: ephemeral.publicKey, auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
+        #expect(card.withContext { $0.session.eacAccess.chipAuthenticated })
+    }
+
+    @Test(arguments: ["00", "zz", String(repeating: "00", count: 32), String(repeating: "ff", count: 32)])
+    func aChipAuthenticationKeyThatIsNoKeyIsRefused(hex: String) {
+        #expect(throws: CardProfileError.self) {
+            try CardProfile.decode(Data(#"{"chipAuthenticationKey": "\#(hex)"}"#.utf8), source: "profile.json")
+        }
     }
 
     /// Runs PACE and imports the chain; returns the parts for TA.

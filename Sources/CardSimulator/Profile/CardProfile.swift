@@ -10,7 +10,7 @@ import SmartCard
 /// ```json
 /// { "pin": "123456", "can": "500540", "puk": "9876543210", "pinRetries": 3,
 ///   "transportPIN": false, "deactivated": false, "pukUsesLeft": 10,
-///   "cardAccess": "3181...", "cvca": ["7f21..."], "date": "2026-11-23",
+///   "cardAccess": "3181...", "cvca": ["7f21..."], "date": "2026-11-23", "chipAuthenticationKey": "a1b2...",
 ///   "dataGroups": { "DG4": "ERIKA", "DG17": {"street": "HEIDESTRAẞE 17", "city": "KÖLN",
 ///                   "country": "D", "zipCode": "51147"}, "DG12": {"der": "6c..."}, "DG21": null } }
 /// ```
@@ -20,6 +20,9 @@ import SmartCard
 /// strings of digits (PIN 6, transport PIN 5, CAN 6, PUK 10); unknown fields are errors.
 /// `cvca`: the CV certificates (hex) Terminal Authentication trusts, the current first
 /// (default: the project's test CVCA). `date`: the card's current date (default: today).
+/// `chipAuthenticationKey`: the private scalar (hex, 32 bytes) of the card's static Chip
+/// Authentication key on brainpoolP256r1 (default: the TEST ONLY key of `DocumentTestPKI`);
+/// EF.CardSecurity then carries its public key, signed by the test document signer.
 /// `dataGroups`: the eID application's DG1-DG21 over the ERIKA MUSTERMANN sample
 /// (`EIDSampleData`): a string is the value in the group's type (`EIDDataGroup.encode`), an
 /// object with `der` the whole data group as DER, a place object (DG9, DG17) a structured
@@ -42,6 +45,9 @@ public struct CardProfile: Equatable, Sendable {
     public var trustAnchors: [CVCertificate]?
     /// The card's current date; nil: today, when the card is made.
     public var date: CalendarDate?
+    /// The private scalar of the static Chip Authentication key (brainpoolP256r1); nil: the
+    /// TEST ONLY key of `DocumentTestPKI`.
+    public var chipAuthenticationKey: [UInt8]?
     /// The eID application's data groups: number (1...21) → content (DER).
     public var dataGroups: [Int: [UInt8]] = EIDSampleData.dataGroups
 
@@ -66,7 +72,7 @@ public struct CardProfile: Equatable, Sendable {
     /// The JSON field names, in the order they are documented and encoded.
     public static let fieldNames = [
         "pin", "can", "puk", "pinRetries", "transportPIN", "deactivated", "pukUsesLeft", "cardAccess", "cvca", "date",
-        "dataGroups",
+        "chipAuthenticationKey", "dataGroups",
     ]
 
     /// Checks every value; `source` names where they came from (a file path, or "options").
@@ -186,6 +192,18 @@ public struct CardProfile: Equatable, Sendable {
             }
             profile.date = date
         }
+        if let hex = try string("chipAuthenticationKey") {
+            guard let scalar = [UInt8](hex: hex), scalar.count == 32,
+                (try? CardProfile.chipAuthenticationKeyPair(scalar)) != nil
+            else {
+                throw CardProfileError.invalidValue(
+                    source: source, field: "chipAuthenticationKey",
+                    requirement:
+                        "must be a brainpoolP256r1 private key: 32 bytes in hex, between 1 and the group order",
+                    found: nil)
+            }
+            profile.chipAuthenticationKey = scalar
+        }
         switch fields["dataGroups"] {
         case nil: break
         case .object(let groups):
@@ -221,6 +239,9 @@ public struct CardProfile: Equatable, Sendable {
             members.append(("cvca", .array(trustAnchors.map { .string((try? $0.encoded.hexString) ?? "") })))
         }
         if let date { members.append(("date", .string(date.iso8601))) }
+        if let chipAuthenticationKey {
+            members.append(("chipAuthenticationKey", .string(chipAuthenticationKey.hexString)))
+        }
         // Only what differs from the sample: the DER of a changed group, null for a removed one.
         let changed = EIDDataGroup.numbers.compactMap { number -> (String, JSONValue)? in
             let content = dataGroups[number]
