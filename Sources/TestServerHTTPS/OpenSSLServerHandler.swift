@@ -64,14 +64,16 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
         guard let ssl else { return }
         while !closing {
             var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
-            let n = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { raw in
-                Int(max(0, SSL_read(ssl, raw.baseAddress, Int32(min(raw.count, 16 * 1024)))))
+            var result: Int32 = 0
+            _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { raw in
+                result = SSL_read(ssl, raw.baseAddress, Int32(min(raw.count, 16 * 1024)))
+                return Int(max(0, result))
             }
-            if n > 0 {
+            if result > 0 {
                 context.fireChannelRead(wrapInboundOut(buffer))
                 continue
             }
-            let error = SSL_get_error(ssl, 0)
+            let error = SSL_get_error(ssl, result)
             flushRecords(context)
             if error == SSL_ERROR_WANT_READ { return }
             if error == SSL_ERROR_ZERO_RETURN {  // close_notify

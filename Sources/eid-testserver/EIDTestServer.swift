@@ -2,6 +2,7 @@ import ArgumentParser
 import EAC
 import EIDCrypto
 import FoundationEssentials
+import Glibc
 import SmartCard
 import TestPKI
 import TestServerHTTPS
@@ -130,6 +131,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        stopOnSignals()
         var configuration = FrontEndConfiguration()
         configuration.host = host
         configuration.port = port
@@ -154,4 +156,16 @@ struct Serve: ParsableCommand {
         StandardStream.output.write("eid-testserver: listening on \(server.routes.origin) (port \(bound))\n")
         server.wait()
     }
+}
+
+/// SIGINT, SIGTERM and SIGHUP end the server, even when its parent started it with them blocked
+/// or ignored (a test runner's thread does); its worker threads inherit this.
+func stopOnSignals() {
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
+        sigaddset(&signals, signal)
+        Glibc.signal(signal, SIG_DFL)
+    }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
 }

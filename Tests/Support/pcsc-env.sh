@@ -20,6 +20,8 @@ VPCD_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 BASE_PORT=${EID_E2E_BASE_PORT:-37888}
 # vsmartcard's nPA emulator, an independent card for the peer tests (Tests/Support/vicc).
 PACKAGES+=(vsmartcard-vpicc python3-pycryptodome)
+# eid-testserver's tests talk to it with independent TLS clients: curl and openssl s_client.
+PACKAGES+=(curl openssl)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 
