@@ -17,6 +17,8 @@ import PackageDescription
 //   Faces                the terminal and JSON faces over an injected context (console, input,
 //                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
+//   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
+//   eid-testserver       the local eService and eID server for tests (serve, pki)
 
 let package = Package(
     name: "eid",

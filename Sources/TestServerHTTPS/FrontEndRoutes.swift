@@ -51,7 +51,8 @@ public final class FrontEndRoutes: Sendable {
 
     private func startPage() -> FrontEndResponse {
         let tcTokenURL = origin + "/tctoken"
-        let activation = "http://127.0.0.1:\(ActivationURL.localPort)/eID-Client?tcTokenURL=" + percentEncoded(tcTokenURL)
+        let activation =
+            "http://127.0.0.1:\(ActivationURL.localPort)/eID-Client?tcTokenURL=" + percentEncoded(tcTokenURL)
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>eid-testserver</title></head><body>

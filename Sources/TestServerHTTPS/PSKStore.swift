@@ -20,7 +20,8 @@ public final class PSKStore: Sendable {
     /// Registers `key` for `identity` (replacing any earlier one).
     public func register(_ key: [UInt8], for identity: String) {
         state.withLock { state in
-            if state.entries.count >= capacity, let oldest = state.entries.min(by: { $0.value.order < $1.value.order }) {
+            if state.entries.count >= capacity, let oldest = state.entries.min(by: { $0.value.order < $1.value.order })
+            {
                 state.entries[oldest.key] = nil
             }
             state.entries[identity] = Entry(key: key, order: state.next)

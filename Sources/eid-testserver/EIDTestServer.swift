@@ -106,7 +106,9 @@ struct Serve: ParsableCommand {
             POST /paos/SESSION (the PAOS endpoint), GET /refresh, GET /result (the last session as JSON).
             """)
 
-    @Option(help: ArgumentHelp("A directory written by `eid-testserver pki` (default: fresh TLS credentials).", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "A directory written by `eid-testserver pki` (default: fresh TLS credentials).", valueName: "dir"))
     var pki: String?
 
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
@@ -141,7 +143,8 @@ struct Serve: ParsableCommand {
         let credentials: TLSServerCredentials
         if let pki {
             credentials = TLSServerCredentials(
-                certificatePEM: try read(pki + "/" + PKIFile.tlsCertificate), keyPEM: try read(pki + "/" + PKIFile.tlsKey))
+                certificatePEM: try read(pki + "/" + PKIFile.tlsCertificate),
+                keyPEM: try read(pki + "/" + PKIFile.tlsKey))
             if let origin = try? read(pki + "/" + PKIFile.origin).split(separator: "\n").first.map(String.init),
                 port != 0, origin.hasSuffix(":\(port)")
             {

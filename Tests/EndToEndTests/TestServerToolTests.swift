@@ -14,7 +14,9 @@ struct TestServerToolTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pki = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", "https://localhost:18443"])
         #expect(pki.status == 0)
-        for file in ["tls-cert.pem", "tls-key.pem", "cvca.cvcert", "dv.cvcert", "dv.key", "at.cvcert", "at.key", "origin"] {
+        for file in [
+            "tls-cert.pem", "tls-key.pem", "cvca.cvcert", "dv.cvcert", "dv.key", "at.cvcert", "at.key", "origin",
+        ] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "pki did not write \(file)")
         }
         // The TLS certificate: RSA 3072, for the origin's host.
@@ -56,7 +58,9 @@ struct TestServerToolTests {
         let port = try #require(greeting.split(separator: "(port ").last?.prefix { $0.isNumber })
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sS", "--max-time", "20", "--cacert", dir + "/tls-cert.pem", "https://localhost:\(port)/tctoken"]
+        curl.arguments = [
+            "-sS", "--max-time", "20", "--cacert", dir + "/tls-cert.pem", "https://localhost:\(port)/tctoken",
+        ]
         let curlOut = Pipe()
         curl.standardOutput = curlOut
         try curl.run()

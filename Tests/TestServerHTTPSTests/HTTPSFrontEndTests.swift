@@ -1,8 +1,8 @@
 import Foundation
 import Online
 import SmartCard
-import Testing
 import TestServerHTTPS
+import Testing
 
 /// eid-testserver's HTTPS front end over real TLS on loopback, talked to by independent clients
 /// (curl and openssl s_client from Debian).
@@ -52,8 +52,10 @@ struct HTTPSFrontEndTests {
         #expect(Bool(cbc.stdout.contains("StartPAOSResponse")))
         // What AusweisApp offers: the server takes the AES-GCM one.
         let gcm = try server.sClient(
-            ["-cipher", "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES128-GCM-SHA256:RSA-PSK-AES256-CBC-SHA",
-             "-psk_identity", id, "-psk", key], request: request)
+            [
+                "-cipher", "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES128-GCM-SHA256:RSA-PSK-AES256-CBC-SHA",
+                "-psk_identity", id, "-psk", key,
+            ], request: request)
         #expect(Bool(gcm.stdout.contains("Cipher is RSA-PSK-AES256-GCM-SHA384")))
         #expect(Bool(gcm.stdout.contains("HTTP/1.1 200 OK")))
     }
@@ -69,7 +71,10 @@ struct HTTPSFrontEndTests {
         #expect(Bool(output.stdout.contains("Cipher is (NONE)") || output.stderr.contains("alert")))
         // An unknown identity is refused as well.
         let unknown = try server.sClient(
-            ["-cipher", "RSA-PSK-AES256-CBC-SHA", "-psk_identity", "nosuchsession", "-psk", String(repeating: "ab", count: 32)],
+            [
+                "-cipher", "RSA-PSK-AES256-CBC-SHA", "-psk_identity", "nosuchsession", "-psk",
+                String(repeating: "ab", count: 32),
+            ],
             request: "GET / HTTP/1.0\r\n\r\n")
         #expect(Bool(!unknown.stdout.contains("HTTP/1.1")))
     }
@@ -106,7 +111,8 @@ struct HTTPSFrontEndTests {
         let id = try server.tcToken().sessionIdentifier
         let file = server.directory + "/start.xml"
         try Data(TestServerFixture.startPAOS(id)).write(to: URL(fileURLWithPath: file))
-        let (code, body) = try server.curl("/paos/" + id, TestServerFixture.paosHeaders + ["--data-binary", "@" + file])
+        let (code, body) = try server.curl(
+            "/paos/" + id, TestServerFixture.paosHeaders + ["--data-binary", "@" + file])
         #expect(code == 200)
         let envelope = try PAOSEnvelope.parse(Array(body.utf8))
         guard case .startPAOSResponse(let response) = envelope.message else {
@@ -151,8 +157,10 @@ struct HTTPSFrontEndTests {
     @Test func redirectFaultAnswers303ToTheRealTcTokenURL() throws {
         let server = try TestServerFixture()
         let output = try server.run(
-            ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile, "-o", "/dev/null",
-             "-w", "%{http_code} %{redirect_url}", server.origin + "/tctoken?fault=redirect,psk"])
+            [
+                "/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile, "-o", "/dev/null",
+                "-w", "%{http_code} %{redirect_url}", server.origin + "/tctoken?fault=redirect,psk",
+            ])
         #expect(output.stdout == "303 \(server.origin)/tctoken?fault=psk")
         let followed = try server.curl("/tctoken?fault=redirect,psk", ["-L"])
         #expect(followed.code == 200)

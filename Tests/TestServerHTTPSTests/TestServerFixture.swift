@@ -83,8 +83,10 @@ final class TestServerFixture: Sendable {
     /// `openssl s_client` over TLS 1.2 with `options`, sending `request`.
     func sClient(_ options: [String], request: String = "") throws -> Output {
         try run(
-            ["/usr/bin/openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", certificateFile,
-             "-ign_eof"] + options,
+            [
+                "/usr/bin/openssl", "s_client", "-connect", "127.0.0.1:\(port)", "-tls1_2", "-CAfile", certificateFile,
+                "-ign_eof",
+            ] + options,
             input: Array(request.utf8), timeout: 20)
     }
 
@@ -104,7 +106,8 @@ final class TestServerFixture: Sendable {
 
     /// curl's PAOS headers (§2.1).
     static let paosHeaders = [
-        "-H", "Content-Type: application/vnd.paos+xml; charset=UTF-8", "-H", "Accept: text/html; application/vnd.paos+xml",
+        "-H", "Content-Type: application/vnd.paos+xml; charset=UTF-8", "-H",
+        "Accept: text/html; application/vnd.paos+xml",
         "-H", "PAOS: ver=\"urn:liberty:paos:2006-08\"",
     ]
 }
