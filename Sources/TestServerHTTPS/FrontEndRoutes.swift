@@ -111,7 +111,10 @@ public final class FrontEndRoutes: Sendable {
     private func open(_ id: String, _ session: Session) {
         sessions.withLock { sessions in
             let now = ContinuousClock.now
-            sessions = sessions.filter { now - $0.value.opened < configuration.sessionLifetime }
+            for (id, session) in sessions where now - session.opened >= configuration.sessionLifetime {
+                sessions[id] = nil
+                keys.remove(id)
+            }
             if sessions.count >= configuration.maximumSessions,
                 let oldest = sessions.min(by: { $0.value.opened < $1.value.opened })
             {
