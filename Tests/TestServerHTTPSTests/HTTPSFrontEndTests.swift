@@ -216,4 +216,23 @@ struct HTTPSFrontEndTests {
         #expect(ContinuousClock.now - slowStart < .seconds(10))
         #expect(try server.curl("/").code == 200)
     }
+
+    @Test func aClientTricklingItsHeaderIsClosedAtTheRequestTimeout() throws {
+        let server = try TestServerFixture {
+            $0.idleTimeout = .seconds(3)
+            $0.requestTimeout = .seconds(2)
+        }
+        // One header line a second: never idle for 3 s, but never done within 2 s either. (SIGPIPE
+        // may be ignored here, as the test runner ignores it: the writer stops on the write error.)
+        let trickle =
+            "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n'; for i in 1 2 3 4 5 6 7 8; do sleep 1; printf 'X-$i: y\\r\\n' || exit; done"
+        let start = ContinuousClock.now
+        let output = try server.run([
+            "/usr/bin/bash", "-c",
+            "(\(trickle)) | openssl s_client -quiet -connect 127.0.0.1:\(server.port) -CAfile \(server.certificateFile)",
+        ])
+        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(Bool(!output.stdout.contains("200 OK")))
+        #expect(try server.curl("/").code == 200)
+    }
 }
