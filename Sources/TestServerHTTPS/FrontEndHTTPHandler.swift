@@ -106,6 +106,10 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     private func send(_ response: FrontEndResponse, version: HTTPVersion, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
+        if response.abort {
+            context.close(promise: nil)
+            return
+        }
         var headers = HTTPHeaders(response.headers)
         headers.replaceOrAdd(name: "Content-Length", value: String(response.body.count))
         headers.replaceOrAdd(name: "Server", value: "eid-testserver")

@@ -62,6 +62,8 @@ public struct FrontEndResponse: Sendable {
     public var delay: Duration?
     /// Close the connection after this answer.
     public var close = false
+    /// Close the connection instead of answering.
+    public var abort = false
 
     public init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
         self.status = status

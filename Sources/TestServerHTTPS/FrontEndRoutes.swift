@@ -152,6 +152,11 @@ public final class FrontEndRoutes: Sendable {
             return .text(400, "missing PAOS header (ver=\"urn:liberty:paos:2006-08\")")
         }
         let reply = handler.respond(sessionID: sessionID, body: request.body)
+        if reply.closeConnection {
+            var response = FrontEndResponse.text(500, "")
+            response.abort = true
+            return response
+        }
         var response =
             reply.status == 200
             ? FrontEndResponse(status: 200, contentType: "application/vnd.paos+xml; charset=utf-8", body: reply.body)

@@ -13,12 +13,12 @@ public final class StubPAOSSessionHandler: PAOSSessionHandler {
 
     public func openSession(id: String, faults: [String]) -> Bool { faults.isEmpty }
 
-    public func respond(sessionID: String, body: [UInt8]) -> PAOSReply {
+    public func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
         let envelope: PAOSEnvelope
         do {
             envelope = try PAOSEnvelope.parse(body)
         } catch {
-            return PAOSReply(status: 400, body: Array("not a PAOS message: \(error)\n".utf8))
+            return PAOSHTTPReply(status: 400, body: Array("not a PAOS message: \(error)\n".utf8))
         }
         let result = DSSResult(.error(.internalError), message: Self.message)
         let answer = PAOSEnvelope(
@@ -29,7 +29,7 @@ public final class StubPAOSSessionHandler: PAOSSessionHandler {
                 ("error", .string("\(envelope.message.kind.rawValue): \(Self.message)")),
             ])
         }
-        return PAOSReply(status: 200, body: answer.encoded())
+        return PAOSHTTPReply(status: 200, body: answer.encoded())
     }
 
     public func resultJSON() -> [UInt8] { Array(last.withLock { $0.text }.utf8) }

@@ -235,4 +235,21 @@ struct HTTPSFrontEndTests {
         #expect(Bool(!output.stdout.contains("200 OK")))
         #expect(try server.curl("/").code == 200)
     }
+
+    /// A session handler that answers every PAOS POST by closing the connection.
+    struct ClosingHandler: PAOSSessionHandler {
+        func openSession(id: String, faults: [String]) -> Bool { true }
+        func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply { .closeConnection }
+        func resultJSON() -> [UInt8] { Array("{}".utf8) }
+    }
+
+    @Test func aHandlerCanCloseTheConnectionInsteadOfAnswering() throws {
+        let server = try TestServerFixture(handler: ClosingHandler())
+        let id = try server.tcToken().sessionIdentifier
+        let output = try server.run(
+            ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile]
+                + TestServerFixture.paosHeaders + ["-d", "x", server.origin + "/paos/" + id])
+        #expect(output.status == 52)  // curl: empty reply from server
+        #expect(try server.curl("/").code == 200)
+    }
 }

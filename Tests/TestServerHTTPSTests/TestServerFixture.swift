@@ -16,13 +16,16 @@ final class TestServerFixture: Sendable {
     var origin: String { "https://127.0.0.1:\(port)" }
     var certificateFile: String { directory + "/cert.pem" }
 
-    init(_ adjust: (inout FrontEndConfiguration) -> Void = { _ in }) throws {
+    init(
+        handler: any PAOSSessionHandler = StubPAOSSessionHandler(),
+        _ adjust: (inout FrontEndConfiguration) -> Void = { _ in }
+    ) throws {
         var configuration = FrontEndConfiguration()
         configuration.port = 0
         adjust(&configuration)
         let tls = try TLSServerContext(
             certificatePEM: Self.credentials.certificatePEM, keyPEM: Self.credentials.keyPEM)
-        server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: StubPAOSSessionHandler())
+        server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
         port = try server.start()
         directory = NSTemporaryDirectory() + "eid-testserver-tests-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
