@@ -59,7 +59,10 @@ completions: build
 	bin="$$($(SWIFT) build --show-bin-path)"; \
 	"$$bin/eid" --generate-completion-script bash > completions/eid.bash; \
 	"$$bin/eid" --generate-completion-script zsh > completions/_eid; \
-	"$$bin/eid" --generate-completion-script fish > completions/eid.fish
+	"$$bin/eid" --generate-completion-script fish > completions/eid.fish; \
+	"$$bin/eid-testserver" --generate-completion-script bash > completions/eid-testserver.bash; \
+	"$$bin/eid-testserver" --generate-completion-script zsh > completions/_eid-testserver; \
+	"$$bin/eid-testserver" --generate-completion-script fish > completions/eid-testserver.fish
 
 # Re-creates the project's test CVCA (TEST ONLY: certificate and private key) in
 # Sources/TestPKI/ProjectTestCVCA.swift with a new key, valid 30 years from today. Every

@@ -20,6 +20,8 @@ import PackageDescription
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
+//   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
+//   eid-testserver       the local eService and eID server for tests (serve, pki)
 
 let package = Package(
     name: "eid",
@@ -27,15 +29,21 @@ let package = Package(
     products: [
         .executable(name: "eid", targets: ["eid"]),
         .executable(name: "eid-sim", targets: ["eid-sim"]),
+        .executable(name: "eid-testserver", targets: ["eid-testserver"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // HTTP/1.1 parsing and the event loop of eid-testserver's front end (NIOHTTP1); TLS is not
+        // swift-nio-ssl (BoringSSL has no RSA-PSK) but system OpenSSL through memory BIOs.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libssl for eid-testserver's TLS server (RSA-PSK, session cache and tickets), driven through memory BIOs.
+        .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
@@ -80,6 +88,24 @@ let package = Package(
             name: "eid-test-pki",
             dependencies: [
                 "TestPKI", "EAC", "SmartCard", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // eid-testserver's HTTPS front end: OpenSSL TLS server over SwiftNIO's HTTP/1.1, TcToken,
+        // the PAOS endpoint (a PAOSSessionHandler answers), refresh and result pages, transport faults.
+        .target(
+            name: "TestServerHTTPS",
+            dependencies: [
+                "CTestServerTLS", "Online", "OrderedJSON", "SmartCard", "EIDCrypto",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .executableTarget(
+            name: "eid-testserver",
+            dependencies: [
+                "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -138,6 +164,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
         ),
+        .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",

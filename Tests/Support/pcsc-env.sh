@@ -22,6 +22,8 @@ BASE_PORT=${EID_E2E_BASE_PORT:-37888}
 PACKAGES+=(vsmartcard-vpicc python3-pycryptodome)
 # libcurl with its OpenSSL backend for the TLS target; the openssl command line is TLSTests' peer server.
 PACKAGES+=(libcurl4-openssl-dev openssl)
+# eid-testserver's tests talk to it with independent TLS clients: curl and openssl s_client.
+PACKAGES+=(curl)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 

@@ -1,0 +1,25 @@
+/// How eid-testserver's front end listens and what it allows.
+public struct FrontEndConfiguration: Sendable {
+    /// Where to listen; the default is loopback only.
+    public var host = "127.0.0.1"
+    /// 0: any free port (tests).
+    public var port = 18443
+    /// The origin in URLs the server hands out (TcToken, links); nil: https://host:port as bound.
+    public var origin: String?
+    /// Every session uses the PSK channel (`serve --psk`), not only those with `?fault=psk`.
+    public var pskForAll = false
+    /// The largest request body; larger ones are refused with 413 (a PAOS message is far smaller).
+    public var maximumBodySize = 512 * 1024
+    /// A connection that sends nothing for this long is closed.
+    public var idleTimeout: Duration = .seconds(30)
+    /// A request must arrive completely within this time from the connection's start or the
+    /// previous answer, else the connection is closed (slow clients).
+    public var requestTimeout: Duration = .seconds(60)
+    /// How long the `slow` fault delays each PAOS answer.
+    public var slowDelay: Duration = .seconds(3)
+    /// Sessions kept at most (the oldest goes first) and how long a session may be used.
+    public var maximumSessions = 10_000
+    public var sessionLifetime: Duration = .seconds(15 * 60)
+
+    public init() {}
+}

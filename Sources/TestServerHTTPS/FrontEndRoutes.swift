@@ -1,0 +1,218 @@
+import EIDCrypto
+import Online
+import SmartCard
+import Synchronization
+
+/// The routes of eid-testserver's front end: the start page, TcTokens (with fresh session ids
+/// and PSKs), the PAOS endpoint of each session (handed to the `PAOSSessionHandler`), the
+/// refresh page and the last result. Transport free: `HTTPSFrontEnd` feeds it requests.
+public final class FrontEndRoutes: Sendable {
+    struct Session {
+        var usesPSK: Bool
+        var slow: Bool
+        var opened: ContinuousClock.Instant
+    }
+
+    public let configuration: FrontEndConfiguration
+    public let keys: PSKStore
+    public let handler: any PAOSSessionHandler
+    private let sessions = Mutex<[String: Session]>([:])
+    private let originState: Mutex<String>
+
+    public init(configuration: FrontEndConfiguration, keys: PSKStore, handler: any PAOSSessionHandler) {
+        self.configuration = configuration
+        self.keys = keys
+        self.handler = handler
+        originState = Mutex(configuration.origin ?? "https://\(configuration.host):\(configuration.port)")
+    }
+
+    /// The origin in the URLs handed out, e.g. "https://127.0.0.1:18443".
+    public var origin: String {
+        get { originState.withLock { $0 } }
+        set { originState.withLock { $0 = newValue } }
+    }
+
+    public func respond(to request: FrontEndRequest) -> FrontEndResponse {
+        switch (request.method, request.path) {
+        case ("GET", "/"), ("HEAD", "/"): return startPage()
+        case ("GET", "/tctoken"): return tcToken(request)
+        case ("GET", "/refresh"): return refreshPage(request)
+        case ("GET", "/result"):
+            return FrontEndResponse(status: 200, contentType: "application/json", body: handler.resultJSON())
+        case (_, let path) where path.hasPrefix("/paos/"):
+            return paos(request, sessionID: String(path.dropFirst("/paos/".count)))
+        case (_, "/"), (_, "/tctoken"), (_, "/refresh"), (_, "/result"):
+            var response = FrontEndResponse.text(405, "method not allowed")
+            response.headers.append(("Allow", "GET"))
+            return response
+        default: return .text(404, "not found: \(request.path.prefix(100))")
+        }
+    }
+
+    private func startPage() -> FrontEndResponse {
+        let tcTokenURL = origin + "/tctoken"
+        let activation =
+            "http://127.0.0.1:\(ActivationURL.localPort)/eID-Client?tcTokenURL=" + percentEncoded(tcTokenURL)
+        let html = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>eid-testserver</title></head><body>
+            <h1>eid-testserver</h1>
+            <p>A test eService with its own eID server (TEST ONLY).</p>
+            <p><a href="\(htmlEscaped(activation))">Log in with your eID</a> (eID client on this machine)</p>
+            <p>TcToken URL: <code>\(htmlEscaped(tcTokenURL))</code> &middot; last result: <a href="/result">/result</a></p>
+            </body></html>
+
+            """
+        return FrontEndResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+
+    private func tcToken(_ request: FrontEndRequest) -> FrontEndResponse {
+        var names: [String] = []
+        for value in request.query where value.0 == "fault" {
+            names += value.1.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
+        }
+        let transport = Set(names.compactMap(TransportFault.init(rawValue:)))
+        if transport.contains(.redirect) {
+            let rest = names.filter { $0 != TransportFault.redirect.rawValue }
+            let target = origin + "/tctoken" + (rest.isEmpty ? "" : "?fault=" + rest.joined(separator: ","))
+            var response = FrontEndResponse.text(303, "see \(target)")
+            response.headers.append(("Location", target))
+            return response
+        }
+        let sessionFaults = names.filter { TransportFault(rawValue: $0) == nil }
+        guard let id = try? SecureRandom.bytes(16).hexString.lowercased() else {
+            return .text(500, "no random session id")
+        }
+        guard handler.openSession(id: id, faults: sessionFaults) else {
+            return .text(400, "unknown fault in: \(sessionFaults.joined(separator: ",").prefix(200))")
+        }
+        let usesPSK = configuration.pskForAll || transport.contains(.psk) || transport.contains(.pskWrongKey)
+        var psk: Secret?
+        if usesPSK {
+            guard var key = try? SecureRandom.bytes(32) else { return .text(500, "no random PSK") }
+            keys.register(key, for: id)
+            if transport.contains(.pskWrongKey) {
+                // The client gets another key than the server expects: the handshake must fail.
+                key = key.map { $0 ^ 0x5A }
+            }
+            psk = Secret(consuming: &key)
+        }
+        open(id, Session(usesPSK: usesPSK, slow: transport.contains(.slow), opened: .now))
+        var refresh = origin + "/refresh?session=" + id
+        if transport.contains(.httpRefresh), refresh.hasPrefix("https://") {
+            refresh = "http://" + refresh.dropFirst("https://".count)
+        }
+        let token = TcToken(
+            serverAddress: origin + "/paos/" + id, sessionIdentifier: id, refreshAddress: refresh,
+            communicationErrorAddress: origin + "/refresh?session=" + id + "&error=communication", psk: psk)
+        return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: token.encoded())
+    }
+
+    private func open(_ id: String, _ session: Session) {
+        sessions.withLock { sessions in
+            let now = ContinuousClock.now
+            for (id, session) in sessions where now - session.opened >= configuration.sessionLifetime {
+                sessions[id] = nil
+                keys.remove(id)
+            }
+            if sessions.count >= configuration.maximumSessions,
+                let oldest = sessions.min(by: { $0.value.opened < $1.value.opened })
+            {
+                sessions[oldest.key] = nil
+                keys.remove(oldest.key)
+            }
+            sessions[id] = session
+        }
+    }
+
+    private func session(_ id: String) -> Session? {
+        sessions.withLock { sessions in
+            guard let session = sessions[id] else { return nil }
+            guard ContinuousClock.now - session.opened < configuration.sessionLifetime else {
+                sessions[id] = nil
+                keys.remove(id)
+                return nil
+            }
+            return session
+        }
+    }
+
+    private func paos(_ request: FrontEndRequest, sessionID: String) -> FrontEndResponse {
+        guard request.method == "POST" else {
+            var response = FrontEndResponse.text(405, "the PAOS endpoint takes POST")
+            response.headers.append(("Allow", "POST"))
+            return response
+        }
+        guard let session = session(sessionID) else { return .text(404, "unknown or expired session") }
+        let identity = request.tls?.pskIdentity
+        if session.usesPSK ? identity != sessionID : identity != nil {
+            return .text(403, session.usesPSK ? "this session needs its PSK channel" : "wrong PSK identity")
+        }
+        guard let paos = request.header("PAOS"), paos.contains("urn:liberty:") else {
+            return .text(400, "missing PAOS header (ver=\"urn:liberty:paos:2006-08\")")
+        }
+        let reply = handler.respond(sessionID: sessionID, body: request.body)
+        if reply.closeConnection {
+            var response = FrontEndResponse.text(500, "")
+            response.abort = true
+            return response
+        }
+        var response =
+            reply.status == 200
+            ? FrontEndResponse(status: 200, contentType: "application/vnd.paos+xml; charset=utf-8", body: reply.body)
+            : FrontEndResponse(status: reply.status, contentType: "text/plain; charset=utf-8", body: reply.body)
+        if session.slow { response.delay = configuration.slowDelay }
+        return response
+    }
+
+    private func refreshPage(_ request: FrontEndRequest) -> FrontEndResponse {
+        let major = request.parameter("ResultMajor") ?? "(none)"
+        let minor = request.parameter("ResultMinor").map { " / " + $0 } ?? ""
+        let result = String(decoding: handler.resultJSON(), as: UTF8.self)
+        let html = """
+            <!DOCTYPE html>
+            <html><head><meta charset="utf-8"><title>eid-testserver: result</title></head><body>
+            <h1>eID login: \(htmlEscaped(major + minor))</h1>
+            <pre>\(htmlEscaped(result))</pre>
+            <p><a href="/">again</a></p>
+            </body></html>
+
+            """
+        return FrontEndResponse(status: 200, contentType: "text/html; charset=utf-8", body: Array(html.utf8))
+    }
+}
+
+func htmlEscaped(_ text: String) -> String {
+    var out = ""
+    for c in text {
+        switch c {
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "&": out += "&amp;"
+        case "\"": out += "&quot;"
+        case "'": out += "&#39;"
+        default: out.append(c)
+        }
+    }
+    return out
+}
+
+func percentEncoded(_ text: String) -> String {
+    let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+    var out = ""
+    for byte in text.utf8 {
+        if unreserved.contains(byte) {
+            out.append(Character(Unicode.Scalar(byte)))
+        } else {
+            let hex = String(byte, radix: 16, uppercase: true)
+            out += "%" + (hex.count == 1 ? "0" : "") + hex
+        }
+    }
+    return out
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

@@ -1,0 +1,36 @@
+import Online
+import OrderedJSON
+import Synchronization
+
+/// A stand-in for the eID server session library, so that the front end's plumbing can be
+/// tested on its own: it accepts no session faults, answers StartPAOS with a StartPAOSResponse
+/// carrying an error (no eID session behind it), and remembers that as the last result.
+public final class StubPAOSSessionHandler: PAOSSessionHandler {
+    public static let message = "eid-testserver: this build has no eID session behind the PAOS endpoint"
+    private let last = Mutex<JSONValue>(.object([("ok", .bool(false)), ("error", .string("no session yet"))]))
+
+    public init() {}
+
+    public func openSession(id: String, faults: [String]) -> Bool { faults.isEmpty }
+
+    public func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
+        let envelope: PAOSEnvelope
+        do {
+            envelope = try PAOSEnvelope.parse(body)
+        } catch {
+            return PAOSHTTPReply(status: 400, body: Array("not a PAOS message: \(error)\n".utf8))
+        }
+        let result = DSSResult(.error(.internalError), message: Self.message)
+        let answer = PAOSEnvelope(
+            .startPAOSResponse(StartPAOSResponse(result: result)), relatesTo: envelope.messageID)
+        last.withLock {
+            $0 = .object([
+                ("ok", .bool(false)), ("session", .string(sessionID)),
+                ("error", .string("\(envelope.message.kind.rawValue): \(Self.message)")),
+            ])
+        }
+        return PAOSHTTPReply(status: 200, body: answer.encoded())
+    }
+
+    public func resultJSON() -> [UInt8] { Array(last.withLock { $0.text }.utf8) }
+}

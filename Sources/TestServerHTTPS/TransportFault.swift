@@ -1,0 +1,14 @@
+/// The faults of `/tctoken?fault=NAME[,NAME]` that the HTTPS front end itself injects (issue 9
+/// item 3); every other name goes to the session handler.
+public enum TransportFault: String, Sendable, CaseIterable {
+    /// The PAOS answers of this session come after a delay (`--slow-delay`).
+    case slow
+    /// The TcToken's RefreshAddress is a plain http URL (a client must not use it).
+    case httpRefresh = "http_refresh"
+    /// The tcToken URL answers 303 to the real one (the same URL without this fault).
+    case redirect
+    /// This session uses the PSK channel (TcToken with PathSecurity-Protocol and a PSK).
+    case psk
+    /// Like `psk`, but the TcToken's PSK is not the key the server expects: TLS-2 must fail.
+    case pskWrongKey = "psk_wrong_key"
+}

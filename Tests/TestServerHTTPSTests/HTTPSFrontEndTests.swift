@@ -1,0 +1,255 @@
+import Foundation
+import Online
+import SmartCard
+import TestServerHTTPS
+import Testing
+
+/// eid-testserver's HTTPS front end over real TLS on loopback, talked to by independent clients
+/// (curl and openssl s_client from Debian).
+@Suite(.serialized)
+struct HTTPSFrontEndTests {
+    @Test func startPageLinksToTheTcToken() throws {
+        let server = try TestServerFixture()
+        let (code, body) = try server.curl("/")
+        #expect(code == 200)
+        #expect(body.contains("eID-Client?tcTokenURL=https%3A%2F%2F127.0.0.1%3A\(server.port)%2Ftctoken"))
+    }
+
+    @Test func tcTokenIsAcceptedByOnlinesParser() throws {
+        let server = try TestServerFixture()
+        let token = try server.tcToken()
+        #expect(token.serverAddress == server.origin + "/paos/" + token.sessionIdentifier)
+        #expect(token.sessionIdentifier.count == 32)
+        #expect(token.refreshAddress.hasPrefix(server.origin + "/refresh?"))
+        #expect(token.usableCommunicationErrorAddress != nil)
+        #expect(token.psk == nil && token.pathSecurityProtocol == nil)
+        // Attached server: the PAOS endpoint is same-origin with the tcToken URL.
+        try token.checkAttachedServer(tcTokenURL: server.origin + "/tctoken")
+        #expect(try server.tcToken().sessionIdentifier != token.sessionIdentifier)
+    }
+
+    @Test func pskFaultAndServeFlagGiveAFresh32BytePSK() throws {
+        let server = try TestServerFixture()
+        let token = try server.tcToken("?fault=psk")
+        #expect(token.pathSecurityProtocol == TcToken.tlsPSKProtocol)
+        #expect(token.psk?.count == 32)
+        #expect(try server.tcToken("?fault=psk").psk?.hex != token.psk?.hex)
+        let all = try TestServerFixture { $0.pskForAll = true }
+        #expect(try all.tcToken().psk?.count == 32)
+    }
+
+    @Test func rsaPSKChannelCarriesThePAOSExchange() throws {
+        let server = try TestServerFixture()
+        let token = try server.tcToken("?fault=psk")
+        let key = try #require(token.psk?.hex)
+        let id = token.sessionIdentifier
+        let request = TestServerFixture.paosRequest(session: id, body: TestServerFixture.startPAOS(id))
+        // The suite TR-03124-1 requires.
+        let cbc = try server.sClient(
+            ["-cipher", "RSA-PSK-AES256-CBC-SHA", "-psk_identity", id, "-psk", key], request: request)
+        #expect(Bool(cbc.stdout.contains("Cipher is RSA-PSK-AES256-CBC-SHA")))
+        #expect(Bool(cbc.stdout.contains("HTTP/1.1 200 OK")))
+        #expect(Bool(cbc.stdout.contains("StartPAOSResponse")))
+        // What AusweisApp offers: the server takes the AES-GCM one.
+        let gcm = try server.sClient(
+            [
+                "-cipher", "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES128-GCM-SHA256:RSA-PSK-AES256-CBC-SHA",
+                "-psk_identity", id, "-psk", key,
+            ], request: request)
+        #expect(Bool(gcm.stdout.contains("Cipher is RSA-PSK-AES256-GCM-SHA384")))
+        #expect(Bool(gcm.stdout.contains("HTTP/1.1 200 OK")))
+    }
+
+    @Test func wrongPSKIsRefusedInTheHandshake() throws {
+        let server = try TestServerFixture()
+        let token = try server.tcToken("?fault=psk_wrong_key")
+        let id = token.sessionIdentifier
+        let output = try server.sClient(
+            ["-cipher", "RSA-PSK-AES256-CBC-SHA", "-psk_identity", id, "-psk", try #require(token.psk?.hex)],
+            request: TestServerFixture.paosRequest(session: id, body: TestServerFixture.startPAOS(id)))
+        #expect(Bool(!output.stdout.contains("HTTP/1.1")))
+        #expect(Bool(output.stdout.contains("Cipher is (NONE)") || output.stderr.contains("alert")))
+        // An unknown identity is refused as well.
+        let unknown = try server.sClient(
+            [
+                "-cipher", "RSA-PSK-AES256-CBC-SHA", "-psk_identity", "nosuchsession", "-psk",
+                String(repeating: "ab", count: 32),
+            ],
+            request: "GET / HTTP/1.0\r\n\r\n")
+        #expect(Bool(!unknown.stdout.contains("HTTP/1.1")))
+    }
+
+    @Test func pskSessionNeedsItsPSKChannel() throws {
+        let server = try TestServerFixture()
+        let token = try server.tcToken("?fault=psk")
+        let id = token.sessionIdentifier
+        let (code, _) = try server.curl(
+            "/paos/" + id, TestServerFixture.paosHeaders + ["--data-binary", "@-"])
+        #expect(code == 403)
+    }
+
+    @Test(arguments: [false, true])
+    func tls12SessionIsResumed(tickets: Bool) throws {
+        let server = try TestServerFixture()
+        let session = server.directory + "/session.pem"
+        let extra = tickets ? [] : ["-no_ticket"]
+        let first = try server.sClient(["-sess_out", session] + extra, request: "GET / HTTP/1.0\r\n\r\n")
+        #expect(Bool(first.stdout.contains("New, TLSv1.2")))
+        let second = try server.sClient(["-sess_in", session] + extra, request: "GET / HTTP/1.0\r\n\r\n")
+        #expect(Bool(second.stdout.contains("Reused, TLSv1.2")))
+        #expect(Bool(second.stdout.contains("200 OK")))
+    }
+
+    @Test func tls13IsOffered() throws {
+        let server = try TestServerFixture()
+        let (code, _) = try server.curl("/", ["--tlsv1.3"])
+        #expect(code == 200)
+    }
+
+    @Test func stubAnswersStartPAOSWithAnErrorAndResultShowsIt() throws {
+        let server = try TestServerFixture()
+        let id = try server.tcToken().sessionIdentifier
+        let file = server.directory + "/start.xml"
+        try Data(TestServerFixture.startPAOS(id)).write(to: URL(fileURLWithPath: file))
+        let (code, body) = try server.curl(
+            "/paos/" + id, TestServerFixture.paosHeaders + ["--data-binary", "@" + file])
+        #expect(code == 200)
+        let envelope = try PAOSEnvelope.parse(Array(body.utf8))
+        guard case .startPAOSResponse(let response) = envelope.message else {
+            Issue.record("not a StartPAOSResponse: \(envelope.message.kind)")
+            return
+        }
+        #expect(response.result.major == .error)
+        let (resultCode, result) = try server.curl("/result")
+        #expect(resultCode == 200)
+        #expect(result.contains("\"ok\":false") && result.contains(id))
+        let (refreshCode, refresh) = try server.curl("/refresh?session=\(id)&ResultMajor=error")
+        #expect(refreshCode == 200 && refresh.contains("<h1>eID login: error</h1>"))
+    }
+
+    @Test func badPAOSRequestsGetClearErrors() throws {
+        let server = try TestServerFixture()
+        let id = try server.tcToken().sessionIdentifier
+        #expect(try server.curl("/paos/nosuchsession", TestServerFixture.paosHeaders + ["-d", "x"]).code == 404)
+        #expect(try server.curl("/paos/" + id).code == 405)
+        #expect(try server.curl("/paos/" + id, ["-d", "x"]).code == 400)  // no PAOS header
+        #expect(try server.curl("/paos/" + id, TestServerFixture.paosHeaders + ["-d", "<broken"]).code == 400)
+        #expect(try server.curl("/nowhere").code == 404)
+        #expect(try server.curl("/tctoken?fault=no_such_fault").code == 400)
+    }
+
+    @Test func oversizedBodyIsRefusedWith413() throws {
+        let server = try TestServerFixture { $0.maximumBodySize = 64 * 1024 }
+        let id = try server.tcToken().sessionIdentifier
+        let file = server.directory + "/big"
+        try Data(repeating: 0x41, count: 200 * 1024).write(to: URL(fileURLWithPath: file))
+        let (code, _) = try server.curl(
+            "/paos/" + id, TestServerFixture.paosHeaders + ["--data-binary", "@" + file])
+        #expect(code == 413)
+        // Chunked, without a Content-Length: refused once the limit is crossed.
+        let (chunked, _) = try server.curl(
+            "/paos/" + id,
+            TestServerFixture.paosHeaders + ["-H", "Transfer-Encoding: chunked", "--data-binary", "@" + file])
+        #expect(chunked == 413)
+        #expect(try server.curl("/").code == 200)
+    }
+
+    @Test func redirectFaultAnswers303ToTheRealTcTokenURL() throws {
+        let server = try TestServerFixture()
+        let output = try server.run(
+            [
+                "/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile, "-o", "/dev/null",
+                "-w", "%{http_code} %{redirect_url}", server.origin + "/tctoken?fault=redirect,psk",
+            ])
+        #expect(output.stdout == "303 \(server.origin)/tctoken?fault=psk")
+        let followed = try server.curl("/tctoken?fault=redirect,psk", ["-L"])
+        #expect(followed.code == 200)
+        #expect(try TcToken.parse(Array(followed.body.utf8)).psk != nil)
+    }
+
+    @Test func httpRefreshFaultGivesAPlainHTTPRefreshAddress() throws {
+        let server = try TestServerFixture()
+        let (code, body) = try server.curl("/tctoken?fault=http_refresh")
+        #expect(code == 200)
+        // Online's parser refuses it (§1.3 rule 5), as a conforming client must.
+        #expect(body.contains("<RefreshAddress>http://127.0.0.1:\(server.port)/refresh?"))
+        #expect(throws: TcTokenError.self) { try TcToken.parse(Array(body.utf8)) }
+    }
+
+    @Test func slowFaultDelaysThePAOSAnswer() throws {
+        let server = try TestServerFixture { $0.slowDelay = .seconds(2) }
+        let id = try server.tcToken("?fault=slow").sessionIdentifier
+        let start = ContinuousClock.now
+        let (code, _) = try server.curl("/paos/" + id, TestServerFixture.paosHeaders + ["-d", "<broken"])
+        #expect(code == 400)
+        #expect(ContinuousClock.now - start >= .seconds(2))
+    }
+
+    @Test func parallelClientsEachGetTheirOwnSession() async throws {
+        let server = try TestServerFixture()
+        let ids = try await withThrowingTaskGroup(of: String.self) { group in
+            for _ in 0..<24 { group.addTask { try server.tcToken().sessionIdentifier } }
+            return try await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        #expect(ids.count == 24 && Set(ids).count == 24)
+    }
+
+    @Test func brokenAndSilentClientsDoNotTakeTheServerDown() throws {
+        let server = try TestServerFixture {
+            $0.idleTimeout = .seconds(1)
+            $0.requestTimeout = .seconds(2)
+        }
+        // Not TLS at all.
+        let plain = try server.run(["/usr/bin/curl", "-sS", "--max-time", "10", "http://127.0.0.1:\(server.port)/"])
+        #expect(plain.status != 0)
+        // TLS, but not HTTP.
+        let garbage = try server.sClient([], request: "\u{01}\u{02}GARBAGE\r\n\r\n")
+        #expect(Bool(garbage.stdout.contains("400") || !garbage.stdout.contains("200 OK")))
+        // A client that connects and says nothing is closed after the idle timeout.
+        let start = ContinuousClock.now
+        let silent = try server.run(["/usr/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/\(server.port); cat <&3"])
+        #expect(silent.status == 0)
+        #expect(ContinuousClock.now - start < .seconds(10))
+        // A client that sends a header slowly is closed at the request timeout.
+        let slowStart = ContinuousClock.now
+        _ = try server.sClient(["-quiet"], request: "")
+        #expect(ContinuousClock.now - slowStart < .seconds(10))
+        #expect(try server.curl("/").code == 200)
+    }
+
+    @Test func aClientTricklingItsHeaderIsClosedAtTheRequestTimeout() throws {
+        let server = try TestServerFixture {
+            $0.idleTimeout = .seconds(3)
+            $0.requestTimeout = .seconds(2)
+        }
+        // One header line a second: never idle for 3 s, but never done within 2 s either. (SIGPIPE
+        // may be ignored here, as the test runner ignores it: the writer stops on the write error.)
+        let trickle =
+            "printf 'GET / HTTP/1.1\\r\\nHost: x\\r\\n'; for i in 1 2 3 4 5 6 7 8; do sleep 1; printf 'X-$i: y\\r\\n' || exit; done"
+        let start = ContinuousClock.now
+        let output = try server.run([
+            "/usr/bin/bash", "-c",
+            "(\(trickle)) | openssl s_client -quiet -connect 127.0.0.1:\(server.port) -CAfile \(server.certificateFile)",
+        ])
+        #expect(ContinuousClock.now - start < .seconds(6))
+        #expect(Bool(!output.stdout.contains("200 OK")))
+        #expect(try server.curl("/").code == 200)
+    }
+
+    /// A session handler that answers every PAOS POST by closing the connection.
+    struct ClosingHandler: PAOSSessionHandler {
+        func openSession(id: String, faults: [String]) -> Bool { true }
+        func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply { .closeConnection }
+        func resultJSON() -> [UInt8] { Array("{}".utf8) }
+    }
+
+    @Test func aHandlerCanCloseTheConnectionInsteadOfAnswering() throws {
+        let server = try TestServerFixture(handler: ClosingHandler())
+        let id = try server.tcToken().sessionIdentifier
+        let output = try server.run(
+            ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile]
+                + TestServerFixture.paosHeaders + ["-d", "x", server.origin + "/paos/" + id])
+        #expect(output.status == 52)  // curl: empty reply from server
+        #expect(try server.curl("/").code == 200)
+    }
+}

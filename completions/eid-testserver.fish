@@ -1,0 +1,97 @@
+function __eid-testserver_should_offer_completions_for_flags_or_options -a expected_commands
+    set -l non_repeating_flags_or_options $argv[2..]
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __eid-testserver_parse_tokens
+    test "$commands" = "$expected_commands"; and return $non_repeating_flags_or_options_absent
+end
+
+function __eid-testserver_should_offer_completions_for_positional -a expected_commands positional_index_comparison expected_positional_index
+    set -l non_repeating_flags_or_options
+    set -l non_repeating_flags_or_options_absent 0
+    set -l positional_index 0
+    set -l commands
+    __eid-testserver_parse_tokens
+    test "$commands" = "$expected_commands" -a \( "$positional_index" "$positional_index_comparison" "$expected_positional_index" \)
+end
+
+function __eid-testserver_parse_tokens -S
+    set -l unparsed_tokens (__eid-testserver_tokens -pc)
+    switch $unparsed_tokens[1]
+    case 'eid-testserver'
+        __eid-testserver_parse_subcommand 0 'h/help'
+        switch $unparsed_tokens[1]
+        case 'serve'
+            __eid-testserver_parse_subcommand 0 'pki=' 'host=' 'port=' 'psk' 'max-body=' 'slow-delay=' 'h/help'
+        case 'pki'
+            __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
+        case 'help'
+            __eid-testserver_parse_subcommand -r 1 
+        end
+    end
+end
+
+function __eid-testserver_tokens
+    if test (string split -m 1 -f 1 -- . "$FISH_VERSION") -gt 3
+        commandline --tokens-raw $argv
+    else
+        commandline -o $argv
+    end
+end
+
+function __eid-testserver_parse_subcommand -S -a positional_count
+    argparse -s r -- $argv
+    set -l option_specs $argv[2..]
+    set -l is_repeating_positional $_flag_r
+    set -el _flag_r
+    set -a commands $unparsed_tokens[1]
+    set positional_index 0
+    while true
+        set -e unparsed_tokens[1]
+        argparse -sn "$commands" $option_specs -- $unparsed_tokens 2> /dev/null
+        set unparsed_tokens $argv
+        set positional_index (math $positional_index + 1)
+        for non_repeating_flag_or_option in $non_repeating_flags_or_options
+            if set -ql "_flag_$(string replace -a - _ -- $non_repeating_flag_or_option)"
+                set non_repeating_flags_or_options_absent 1
+                break
+            end
+        end
+        test (count $unparsed_tokens) -eq 0 -o \( -z "$is_repeating_positional" -a "$positional_index" -gt "$positional_count" \) && break
+    end
+end
+
+function __eid-testserver_complete_directories
+    set -l token (commandline -t)
+    string match -- '*/' $token
+    set -l subdirs $token*/
+    printf %s\n $subdirs
+end
+
+function __eid-testserver_custom_completion
+    set -x SAP_SHELL fish
+    set -x SAP_SHELL_VERSION $FISH_VERSION
+    set -l tokens (__eid-testserver_tokens -p)
+    if test -z "$(__eid-testserver_tokens -t)"
+        set -l index (count (__eid-testserver_tokens -pc))
+        set tokens $tokens[..$index] \'\' $tokens[(math $index + 1)..]
+    end
+    command $tokens[1] $argv $tokens
+end
+
+complete -c 'eid-testserver' -f
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_positional "eid-testserver" -eq 1' -fa 'serve' -d 'Serve the eService and the eID server over HTTPS.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_positional "eid-testserver" -eq 1' -fa 'pki' -d 'Write a fresh test PKI: TLS certificate and key, CVCA, DV and terminal certificates with keys.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_positional "eid-testserver" -eq 1' -fa 'help' -d 'Show subcommand help information.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" pki' -l 'pki' -d 'A directory written by `eid-testserver pki` (default: fresh TLS credentials).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" host' -l 'host' -d 'The address to listen on.' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" port' -l 'port' -d 'The port to listen on (0: any free port).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" psk' -l 'psk' -d 'Every session uses TLS-PSK for the PAOS channel (RSA-PSK; the TcToken carries the key).'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" max-body' -l 'max-body' -d 'The largest request body in bytes (larger: 413).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" slow-delay' -l 'slow-delay' -d 'Seconds the `slow` fault delays each PAOS answer.' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" out' -l 'out' -d 'The directory to write (created if missing).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" origin' -l 'origin' -d 'The origin the server is reached at.' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" h help' -s 'h' -l 'help' -d 'Show help information.'
