@@ -25,7 +25,11 @@ release: deps
 	$(RELEASE)
 
 # The Debian package of eid and eid-sim (stripped), the man page and the completions: $(DEB_DIR)/eid_*.deb
-deb: release
+# Only the packaged products are built in release mode here, so that make test does not also
+# compile SwiftNIO (eid-testserver) with optimisation.
+deb: deps
+	$(RELEASE) --product eid
+	$(RELEASE) --product eid-sim
 	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
 	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
 	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
