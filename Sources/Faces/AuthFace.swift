@@ -30,7 +30,7 @@ public struct AuthFace {
     }
 
     /// What the authentication trusts.
-    public struct Trust {
+    public struct Trust: Sendable {
         /// The CVCAs the service's chain must lead to.
         public var anchors: [CVCertificate]
         /// The CSCA EF.CardSecurity must chain to (nil: the signature inside the file only).
