@@ -85,7 +85,9 @@ final class AuthTerminalPeer: SDKPeer {
             }
             let keep = rights.optional.filter { !deny.contains($0) }
             if keep.count != rights.optional.count {
-                console.out("Not sent (--deny): \(rights.optional.filter(deny.contains).map(Self.words).joined(separator: ", ")).")
+                console.out(
+                    "Not sent (--deny): \(rights.optional.filter(deny.contains).map(Self.words).joined(separator: ", "))."
+                )
                 return .command(.setAccessRights(keep))
             }
             return nextCommand(timeout: timeout)

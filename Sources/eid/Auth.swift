@@ -46,7 +46,8 @@ struct Auth: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Do not send this optional right (SDK name, e.g. FamilyName); repeatable.", valueName: "right"))
+        help: ArgumentHelp(
+            "Do not send this optional right (SDK name, e.g. FamilyName); repeatable.", valueName: "right"))
     var deny: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))

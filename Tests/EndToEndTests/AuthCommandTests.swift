@@ -56,7 +56,8 @@ struct AuthCommandTests {
         #expect(run.status == 7)
         #expect(
             run.stderr.contains(
-                "eid: the TcToken could not be fetched: the connection to the server failed; is it running and reachable?"))
+                "eid: the TcToken could not be fetched: the connection to the server failed; is it running and reachable?"
+            ))
         #expect(run.stdoutLines.count == 2)
         #expect(run.stdoutLines.last?.contains(#""reason":"Workflow_TrustedChannel_Establishment_Error""#) == true)
         // The same on the terminal face: no JSON, the sentence only.
@@ -81,7 +82,8 @@ struct AuthCommandTests {
         let deny = try runTool("eid", ["auth", "--deny", "Everything", "https://service.example/t"])
         #expect(deny.status == 64)
         #expect(deny.stderr.contains("--deny Everything: not an access right name"))
-        let cvca = try runTool("eid", ["auth", "--trust-cvca", "/nonexistent/cvca.cvcert", "https://service.example/t"])
+        let cvca = try runTool(
+            "eid", ["auth", "--trust-cvca", "/nonexistent/cvca.cvcert", "https://service.example/t"])
         #expect(cvca.status == 64)
         #expect(cvca.stderr.contains("--trust-cvca /nonexistent/cvca.cvcert: cannot read the file"))
         let timeout = try runTool("eid", ["auth", "--timeout", "0", "https://service.example/t"])

@@ -169,7 +169,8 @@ import Testing
         #expect(unreachable.exitStatus == 7 && unreachable.result == .error(.trustedChannelEstablishmentFailed))
         #expect(
             unreachable.sentence
-                == "the TcToken could not be fetched: the connection to the server failed; is it running and reachable?")
+                == "the TcToken could not be fetched: the connection to the server failed; is it running and reachable?"
+        )
         let invalid = FailureReason.authInvalidTcToken(.unsupportedBinding)
         #expect(invalid.exitStatus == 6 && invalid.result == .error(.trustedChannelEstablishmentFailed))
         #expect(unreachable.isConnectionFailure && invalid.isConnectionFailure)
