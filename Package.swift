@@ -115,8 +115,9 @@ let package = Package(
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
-        // Against independent peers: openssl s_server and a Python https server, on loopback.
-        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+        // Against independent peers: openssl s_server and a Python https server, on loopback; and
+        // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows"]),
         .testTarget(
             name: "WorkflowsTests",
             dependencies: [
