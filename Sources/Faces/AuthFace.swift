@@ -105,7 +105,7 @@ public struct AuthFace {
         } else {
             guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
             let terminal = TerminalInput(device: device)
-            let face = TerminalFace(terminal: terminal)
+            let face = TerminalFace(terminal: terminal, transportPIN: false)
             let facePeer = FacePeer(
                 output: options.json ? .json : .sentences(face), input: .terminal(face), console: console)
             peer =

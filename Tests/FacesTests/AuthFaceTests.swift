@@ -52,11 +52,11 @@ import Workflows
         let service = try #require(out.firstIndex { $0.hasPrefix("Service:") })
         let reader = try #require(out.firstIndex { $0.hasPrefix("Simulator: ") })
         #expect(service < reader)
-        #expect(prompts(terminal) == ["Proceed? [y/N] ", "PIN (6 digits, or 5 for the transport PIN): "])
+        #expect(prompts(terminal) == ["Proceed? [y/N] ", "PIN (6 digits): "])
         // The yes/no answer is no secret (echo stays on); the PIN is typed with echo off.
         #expect(
             terminal.events == [
-                "write Proceed? [y/N] ", "echo off", "write PIN (6 digits, or 5 for the transport PIN): ", "restore",
+                "write Proceed? [y/N] ", "echo off", "write PIN (6 digits): ", "restore",
                 "write \n",
             ])
         let result = try #require(server.result)
@@ -83,7 +83,7 @@ import Workflows
         let terminal = FakeTerminal(typing: ["123456"])
         let harness = Harness(terminal: terminal)
         #expect(run(harness, server: server, json: false, yes: true, deny: ["FamilyName"]) == ExitStatus.success)
-        #expect(prompts(terminal) == ["PIN (6 digits, or 5 for the transport PIN): "])
+        #expect(prompts(terminal) == ["PIN (6 digits): "])
         #expect(harness.sink.output.contains("Not sent (--deny): \(AccessRight.readDG5)."))
         let result = try #require(server.result)
         #expect(result.ok && result["GivenNames"] == .string("ERIKA"))
