@@ -15,6 +15,7 @@ import PackageDescription
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
+//   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2)
 //   Faces                the terminal and JSON faces over an injected context (console, input,
 //                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
@@ -68,14 +69,18 @@ let package = Package(
             name: "Workflows",
             dependencies: ["SmartCard", "EIDCrypto", "EAC", "SDK", "Online"]
         ),
-        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows"]),
+        // The authentication's network side: the TcToken fetch (TLS-1) and PAOSTransport over TLS-2.
+        // Kept out of Workflows, which stays without network (its tests play the server in process).
+        .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard", "Workflows"]),
+        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC"]),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
         ),
         .executableTarget(
             name: "eid",
             dependencies: [
-                "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard",
+                "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
+                "TestPKI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -136,8 +141,9 @@ let package = Package(
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
         .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
-        // Against independent peers: openssl s_server and a Python https server, on loopback.
-        .testTarget(name: "TLSTests", dependencies: ["TLS"]),
+        // Against independent peers: openssl s_server and a Python https server, on loopback; and
+        // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows"]),
         .testTarget(
             name: "WorkflowsTests",
             dependencies: [
@@ -145,7 +151,10 @@ let package = Package(
             ]
         ),
         .testTarget(
-            name: "FacesTests", dependencies: ["Faces", "Workflows", "SDK", "CardSimulator", "SmartCard"]
+            name: "FacesTests",
+            dependencies: [
+                "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
+            ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.
         .testTarget(

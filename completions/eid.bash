@@ -173,13 +173,13 @@ _eid() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    readers|change-pin|help)
+    readers|change-pin|auth|help)
         # Offer subcommand argument completions
         "_eid_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'readers change-pin help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'readers change-pin auth help' -- "${cur}"))
         ;;
     esac
 }
@@ -202,6 +202,30 @@ _eid_change-pin() {
     # Offer option value completions
     case "${prev}" in
     '--reader')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_eid_auth() {
+    repeating_flags=()
+    non_repeating_flags=(--json --simulator --test-pki --yes --version -h --help)
+    repeating_options=(--trust-cvca --deny)
+    non_repeating_options=(--reader --timeout)
+    __eid_offer_flags_options 1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--reader')
+        return
+        ;;
+    '--trust-cvca')
+        return
+        ;;
+    '--deny')
         return
         ;;
     '--timeout')

@@ -10,8 +10,13 @@ public final class TerminalFace {
     private(set) var pending: SecretKind?
     private var lastCounter: Int?
     private var asked: Set<SecretKind> = []
+    /// Whether the PIN prompt offers the 5-digit transport PIN (change PIN; never in an authentication).
+    private let transportPIN: Bool
 
-    public init(terminal: TerminalInput) { self.terminal = terminal }
+    public init(terminal: TerminalInput, transportPIN: Bool = true) {
+        self.terminal = terminal
+        self.transportPIN = transportPIN
+    }
 
     /// The sentence for a message, or nil when the message needs none. It reads what the face
     /// knows from earlier messages and changes nothing: `note` learns from the message.
@@ -117,7 +122,8 @@ public final class TerminalFace {
                 }
             }
         default:
-            switch ask(Self.prompt(kind), timeout: timeout) {
+            let prompt = kind == .pin && !transportPIN ? Self.sixDigitPINPrompt : Self.prompt(kind)
+            switch ask(prompt, timeout: timeout) {
             case .secret(let s): return .command(.setSecret(kind, value: s))
             case .ended(let input): return input
             }
@@ -147,6 +153,8 @@ public final class TerminalFace {
 
     /// Whether a stop signal (Ctrl-C, SIGTERM, SIGQUIT, SIGHUP) arrived.
     public var isInterrupted: Bool { terminal.isInterrupted }
+
+    static let sixDigitPINPrompt = "PIN (6 digits): "
 
     static func prompt(_ kind: SecretKind) -> String {
         switch kind {

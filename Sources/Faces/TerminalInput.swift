@@ -54,13 +54,15 @@ public final class TerminalInput: @unchecked Sendable {
 
     public var isInterrupted: Bool { lock.withLock { interrupted } }
 
-    /// Writes `prompt`, reads one line with echo off, at most `timeout` seconds.
-    public func readSecret(prompt: String, timeout: Double) -> Answer {
-        guard echoOff(prompt: prompt) else { return .interrupted }
+    /// Writes `prompt`, reads one line with echo off (or on, for an answer that is no secret,
+    /// such as yes or no), at most `timeout` seconds.
+    public func readSecret(prompt: String, timeout: Double, echo: Bool = false) -> Answer {
+        guard echoOff(prompt: prompt, keepEcho: echo) else { return .interrupted }
         write(prompt)
         defer {
             restore()
-            write("\n")
+            // With echo on, the terminal has shown the typed line break itself.
+            if !echo { write("\n") }
         }
         defer { lock.withLock { clearLine() } }
         let deadline = Deadline(secondsFromNow: timeout)
@@ -104,11 +106,11 @@ public final class TerminalInput: @unchecked Sendable {
     }
 
     /// Turns echo off for `prompt`; false when eid has been interrupted already.
-    private func echoOff(prompt: String) -> Bool {
+    private func echoOff(prompt: String, keepEcho: Bool = false) -> Bool {
         lock.lock()
         defer { lock.unlock() }
         guard !interrupted else { return false }
-        echoIsOff = device.echoOff()
+        echoIsOff = keepEcho ? false : device.echoOff()
         self.prompt = prompt
         return true
     }

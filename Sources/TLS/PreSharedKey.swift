@@ -69,6 +69,26 @@ public final class PreSharedKey: CustomStringConvertible {
         self.key = buffer
     }
 
+    /// - Parameters:
+    ///   - identity: the TcToken's SessionIdentifier, as given.
+    ///   - key: the key's bytes (already decoded from the TcToken's hex); the caller wipes its copy.
+    public init(identity: String, key: [UInt8]) throws(TLSError) {
+        let identityBytes = Array(identity.utf8)
+        guard !identityBytes.isEmpty else { throw .invalidPreSharedKey(.emptyIdentity) }
+        guard identityBytes.count <= Self.maximumIdentityBytes else {
+            throw .invalidPreSharedKey(.identityTooLong(maximumBytes: Self.maximumIdentityBytes))
+        }
+        guard !identityBytes.contains(0) else { throw .invalidPreSharedKey(.identityContainsNUL) }
+        guard !key.isEmpty else { throw .invalidPreSharedKey(.emptyKey) }
+        guard key.count <= Self.maximumKeyBytes else {
+            throw .invalidPreSharedKey(.keyTooLong(maximumBytes: Self.maximumKeyBytes))
+        }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: key.count, alignment: 1)
+        buffer.copyBytes(from: key)
+        self.identity = identityBytes
+        self.key = buffer
+    }
+
     deinit {
         wipe()
         key.deallocate()

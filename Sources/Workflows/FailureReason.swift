@@ -61,6 +61,12 @@ public enum FailureReason: Equatable, Sendable {
     case authConnectionFailed(PAOSTransportError)
     /// The eID server ended the exchange with an error (its StartPAOSResponse).
     case authServerResult(ECardAPIResult)
+    /// The URL given is neither an https tcTokenURL nor an activation URL holding one.
+    case authInvalidActivationURL(ActivationURLError)
+    /// The TcToken could not be fetched (TLS-1: network, TLS, redirects, HTTP status).
+    case authTcTokenUnavailable(PAOSTransportError)
+    /// The TcToken was fetched but is not valid (§1.3).
+    case authInvalidTcToken(TcTokenError)
 
     // MARK: Readers
 
@@ -96,6 +102,9 @@ public enum FailureReason: Equatable, Sendable {
         case .authMalformedServerMessage: return "Workflow_Unknown_Paos_From_EidServer"
         case .authConnectionFailed: return "Workflow_TrustedChannel_Error_From_Server"
         case .authServerResult: return "Paos_Generic_Server_Error"
+        case .authInvalidActivationURL: return "Workflow_Wrong_Parameter_Invocation"
+        case .authTcTokenUnavailable: return "Workflow_TrustedChannel_Establishment_Error"
+        case .authInvalidTcToken: return "Workflow_TrustedChannel_Server_Format_Error"
         }
     }
 
@@ -114,7 +123,10 @@ public enum FailureReason: Equatable, Sendable {
         case .authPUKInoperative: return ExitStatus.cardState
         case .authCheckFailed, .authUnexpectedServerMessage, .authMalformedServerMessage, .authServerResult:
             return ExitStatus.refused
-        case .authConnectionFailed: return ExitStatus.network
+        case .authConnectionFailed, .authTcTokenUnavailable: return ExitStatus.network
+        case .authInvalidTcToken: return ExitStatus.refused
+        case .authInvalidActivationURL(let error):
+            return error == .tcTokenURLNotHTTPS ? ExitStatus.refused : ExitStatus.usage
         }
     }
 
@@ -136,6 +148,9 @@ public enum FailureReason: Equatable, Sendable {
         case .authMalformedServerMessage(let error): return error.result
         case .authConnectionFailed: return .error(.trustedChannelEstablishmentFailed)
         case .authServerResult(let result): return result
+        case .authInvalidActivationURL(let error): return error.result
+        case .authTcTokenUnavailable: return .error(.trustedChannelEstablishmentFailed)
+        case .authInvalidTcToken(let error): return error.result
         }
     }
 
@@ -174,6 +189,12 @@ public enum FailureReason: Equatable, Sendable {
         case .authConnectionFailed(let error): return "\(error)"
         case .authServerResult(let result):
             return "the eID server ended the authentication with " + (result.minor?.rawValue ?? result.major.rawValue)
+        case .authInvalidActivationURL(.tcTokenURLNotHTTPS):
+            return "refused: the tcTokenURL is not https; an eID service must be reached over https"
+        case .authInvalidActivationURL(let error):
+            return "the URL cannot be used: \(error); give the service's https tcTokenURL or its activation URL"
+        case .authTcTokenUnavailable(let error): return "the TcToken could not be fetched: \(error)"
+        case .authInvalidTcToken(let error): return "the service's TcToken was refused: \(error)"
         }
     }
 
@@ -188,8 +209,11 @@ public enum FailureReason: Equatable, Sendable {
 
     /// The connection to the eID server is gone: nothing more can be reported to it.
     public var isConnectionFailure: Bool {
-        if case .authConnectionFailed = self { return true }
-        return false
+        switch self {
+        case .authConnectionFailed, .authTcTokenUnavailable, .authInvalidTcToken, .authInvalidActivationURL:
+            return true
+        default: return false
+        }
     }
 }
 

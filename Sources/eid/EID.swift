@@ -10,14 +10,14 @@ struct EID: ParsableCommand {
         abstract: "Use the German eID card (Personalausweis) and residence permit from the shell.",
         discussion: """
             eid reads the card through PC/SC (pcscd) and speaks the messages of the AusweisApp2 SDK. \
-            It lists readers and the PIN state of the card in each (readers) and changes the PIN or \
-            replaces the transport PIN (change-pin). It does not do eSign, and it does not read the \
-            card's data without an authorised service.
+            It lists readers and the PIN state of the card in each (readers), changes the PIN or \
+            replaces the transport PIN (change-pin) and authenticates to online services (auth). It \
+            does not do eSign, and it does not read the card's data without an authorised service.
 
             Every command has a JSON mode (--json): one SDK message per line on standard output; \
             where standard input is not a terminal, answers are read from it as SDK commands.
             """,
         version: version,
-        subcommands: [Readers.self, ChangePIN.self]
+        subcommands: [Readers.self, ChangePIN.self, Auth.self]
     )
 }

@@ -3,9 +3,11 @@ import Testing
 
 /// The workflows and the faces are product code: they reach readers only through the card
 /// layer's `CardReaderProvider`, so neither PC/SC nor the software card (a test tool) is linked
-/// into them; the executables wire the providers (ARCHITECTURE.md, "Layers").
+/// into them; the executables wire the providers (ARCHITECTURE.md, "Layers"). Nor is the network:
+/// the authentication reaches its eID server only through `PAOSTransport`, which `OnlineClient`
+/// implements over TLS and the executable wires, so both are tested with a server in process.
 @Suite struct LayeringTests {
-    static let forbidden = ["PCSC", "CPCSC", "CardSimulator"]
+    static let forbidden = ["PCSC", "CPCSC", "CardSimulator", "TLS", "CCurl", "OnlineClient"]
 
     @Test(arguments: ["Workflows", "Faces"])
     func importsNeitherPCSCNorTheSimulator(target: String) throws {

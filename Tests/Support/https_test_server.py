@@ -8,6 +8,7 @@ GET  /final      200 "TcToken"                            GET /relative  302 -> 
 GET  /loop       302 -> /loop                             GET /http      302 -> http://127.0.0.1:A/final
 GET  /nolocation 302 without Location                     GET /big?n=N   200 with N bytes
 GET  /slow       answers after 5 s
+GET  /tctoken-start 302 -> https://127.0.0.1:B/tctoken    (a TcToken without PSK: ServerAddress https://127.0.0.1:A/paos)
 POST /paos       200 {"length":N,"paos":<PAOS header>,"requestsOnConnection":K} (HTTP/1.1 keep-alive)
 Runs until killed.
 """
@@ -48,6 +49,18 @@ def handler_for(ports):
                 self.reply(303, headers=[("Location", f"https://127.0.0.1:{a}/final")])
             elif url.path == "/final":
                 self.reply(200, b"TcToken", [("Content-Type", "text/plain")])
+            elif url.path == "/tctoken-start":
+                self.reply(302, headers=[("Location", f"https://127.0.0.1:{b}/tctoken")])
+            elif url.path == "/tctoken":
+                token = (
+                    "<TCTokenType>"
+                    f"<ServerAddress>https://127.0.0.1:{a}/paos</ServerAddress>"
+                    "<SessionIdentifier>6e6a761c-1224-46ed-9798-ac1972faf909</SessionIdentifier>"
+                    f"<RefreshAddress>https://127.0.0.1:{a}/refresh</RefreshAddress>"
+                    "<Binding>urn:liberty:paos:2006-08</Binding>"
+                    "</TCTokenType>"
+                )
+                self.reply(200, token.encode(), [("Content-Type", "text/xml")])
             elif url.path == "/relative":
                 self.reply(302, headers=[("Location", "final")])
             elif url.path == "/loop":
@@ -71,6 +84,8 @@ def handler_for(ports):
             answer = {
                 "length": len(body),
                 "paos": self.headers.get("PAOS"),
+                "contentType": self.headers.get("Content-Type"),
+                "accept": self.headers.get("Accept"),
                 "requestsOnConnection": self.requests_on_connection,
             }
             self.reply(200, json.dumps(answer).encode(), [("Content-Type", "application/json")])

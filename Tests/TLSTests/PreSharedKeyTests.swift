@@ -39,6 +39,22 @@ import Testing
         #expect(response.tls.ephemeralKeyBits == nil)
     }
 
+    /// The key as bytes (as the TcToken holds it after parsing), the way HTTPPAOSTransport makes it.
+    @Test func theKeyGivenAsBytesWorksAlike() throws {
+        let server = try Peer.sServer(
+            [
+                "-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-psk", Self.key, "-psk_identity",
+                Self.identity, "-www",
+            ], pki: pki)
+        defer { server.stop() }
+        let bytes = try #require([UInt8](hexString: Self.key))
+        let psk = try PreSharedKey(identity: Self.identity, key: bytes)
+        let response = try HTTPSession().send(
+            HTTPRequest(url: "https://127.0.0.1:\(server.port)/"), over: .preSharedKey(psk))
+        #expect(response.status == 200 && response.tls.cipherSuite.contains("PSK"))
+        #expect(throws: TLSError.invalidPreSharedKey(.emptyKey)) { try PreSharedKey(identity: Self.identity, key: []) }
+    }
+
     @Test(arguments: ["RSA-PSK-AES256-CBC-SHA", "RSA-PSK-AES128-CBC-SHA256", "RSA-PSK-AES128-GCM-SHA256"])
     func eachSuiteOfTR03124Works(suite: String) throws {
         #expect(try get(suites: suite).get().tls.cipherSuite == suite)
@@ -106,5 +122,21 @@ import Testing
         #expect(!String(describing: psk).lowercased().contains(Self.key.prefix(8).lowercased()))
         let errors: [TLSError] = [.preSharedKeyRejected, .handshakeFailed(reason: "x")]
         for error in errors { #expect(!error.description.contains(Self.key.prefix(8))) }
+    }
+}
+
+extension [UInt8] {
+    /// Bytes from an even number of hex digits; nil otherwise.
+    init?(hexString text: String) {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            bytes.append(byte)
+        }
+        self = bytes
     }
 }

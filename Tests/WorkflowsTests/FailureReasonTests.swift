@@ -31,6 +31,9 @@ import Testing
         .authMalformedServerMessage(.missingBody),
         .authConnectionFailed(.timedOut),
         .authServerResult(.error(.ageVerificationFailedWarning)),
+        .authInvalidActivationURL(.missingTcTokenURL),
+        .authTcTokenUnavailable(.hostNotFound(host: "service.invalid")),
+        .authInvalidTcToken(.unsupportedBinding),
     ]
 
     static func covered(_ reason: FailureReason) -> Int {
@@ -58,11 +61,14 @@ import Testing
         case .authMalformedServerMessage: return 20
         case .authConnectionFailed: return 21
         case .authServerResult: return 22
+        case .authInvalidActivationURL: return 23
+        case .authTcTokenUnavailable: return 24
+        case .authInvalidTcToken: return 25
         }
     }
 
     @Test func everyReasonIsListed() {
-        #expect(Self.every.map(Self.covered) == Array(0..<23))
+        #expect(Self.every.map(Self.covered) == Array(0..<26))
     }
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
@@ -79,6 +85,8 @@ import Testing
                 "Workflow_No_Permission_Error", "Cannot_Confirm_IdCard_Authenticity",
                 "Workflow_Unexpected_Message_From_EidServer", "Workflow_Unknown_Paos_From_EidServer",
                 "Workflow_TrustedChannel_Error_From_Server", "Paos_Generic_Server_Error",
+                "Workflow_Wrong_Parameter_Invocation", "Workflow_TrustedChannel_Establishment_Error",
+                "Workflow_TrustedChannel_Server_Format_Error",
             ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
         for name in Self.every.map(\.name) {
@@ -147,6 +155,25 @@ import Testing
         #expect(FailureReason.changePINInterrupted.exitStatus == 130)
         #expect(FailureReason.changePINInterruptedCardBusy.isCancellation == false)
         #expect(FailureReason.changePINNoTerminal.exitStatus == 64)
+    }
+
+    /// Before the PAOS exchange: the URL (arguments: 64, a non-https tcTokenURL refused: 6), the
+    /// TcToken fetch (network: 7) and the TcToken itself (refused: 6), each with AusweisApp's minor.
+    @Test func failuresBeforeThePAOSExchange() {
+        let missing = FailureReason.authInvalidActivationURL(.missingTcTokenURL)
+        #expect(missing.exitStatus == 64 && missing.result == .error(.communicationError))
+        let http = FailureReason.authInvalidActivationURL(.tcTokenURLNotHTTPS)
+        #expect(http.exitStatus == 6 && http.result == .error(.trustedChannelEstablishmentFailed))
+        #expect(http.sentence == "refused: the tcTokenURL is not https; an eID service must be reached over https")
+        let unreachable = FailureReason.authTcTokenUnavailable(.connectionFailed)
+        #expect(unreachable.exitStatus == 7 && unreachable.result == .error(.trustedChannelEstablishmentFailed))
+        #expect(
+            unreachable.sentence
+                == "the TcToken could not be fetched: the connection to the server failed; is it running and reachable?"
+        )
+        let invalid = FailureReason.authInvalidTcToken(.unsupportedBinding)
+        #expect(invalid.exitStatus == 6 && invalid.result == .error(.trustedChannelEstablishmentFailed))
+        #expect(unreachable.isConnectionFailure && invalid.isConnectionFailure)
     }
 
     @Test func readerErrorsOfReaders() {

@@ -400,7 +400,7 @@ public final class AuthWorkflow {
     }
 
     /// The AUTH message's result.
-    static func sdkResult(_ outcome: AuthOutcome) -> AuthResult {
+    public static func sdkResult(_ outcome: AuthOutcome) -> AuthResult {
         guard outcome.result.major != .ok else { return AuthResult(major: outcome.result.major.rawValue) }
         return AuthResult(
             major: outcome.result.major.rawValue, minor: outcome.result.minor?.rawValue, language: "en",

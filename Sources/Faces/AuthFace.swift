@@ -1,0 +1,146 @@
+import EAC
+import EIDCrypto
+import Online
+import SDK
+import SmartCard
+import Workflows
+
+/// `eid auth`: an online authentication (TR-03124) with the terminal face (who asks for what,
+/// "Proceed? [y/N]", the PIN prompts, the outcome) or the JSON face (the SDK messages, commands
+/// from the context's input), wired from a context. The network is injected (`Connect`): the
+/// executable fetches the TcToken over TLS-1 and gives the PAOS transport over TLS-2; tests give
+/// a server in process.
+public struct AuthFace {
+    public struct Options: Sendable {
+        public var json: Bool
+        public var reader: String?
+        public var timeout: Double
+        /// Accept without asking (scripts).
+        public var yes: Bool
+        /// Optional rights not to send, by their SDK names (`FamilyName`, …).
+        public var deny: [String]
+
+        public init(json: Bool, reader: String? = nil, timeout: Double = 600, yes: Bool = false, deny: [String] = []) {
+            self.json = json
+            self.reader = reader
+            self.timeout = timeout
+            self.yes = yes
+            self.deny = deny
+        }
+    }
+
+    /// What the authentication trusts.
+    public struct Trust: Sendable {
+        /// The CVCAs the service's chain must lead to.
+        public var anchors: [CVCertificate]
+        /// The CSCA EF.CardSecurity must chain to (nil: the signature inside the file only).
+        public var csca: X509Certificate?
+        public var date: CalendarDate
+
+        public init(anchors: [CVCertificate], csca: X509Certificate? = nil, date: CalendarDate) {
+            self.anchors = anchors
+            self.csca = csca
+            self.date = date
+        }
+    }
+
+    /// The TcToken for a tcTokenURL, and the PAOS transport to its eID server; or why not.
+    public typealias Connect = (_ tcTokenURL: String) -> Result<(TcToken, PAOSTransport), ConnectFailure>
+
+    /// Why `Connect` gave no transport: a FailureReason (a typed wrapper, so `Result` can hold it).
+    public struct ConnectFailure: Error {
+        public var reason: FailureReason
+        public init(_ reason: FailureReason) { self.reason = reason }
+    }
+
+    let context: FaceContext
+    let options: Options
+    let trust: Trust
+    let connect: Connect
+
+    public init(context: FaceContext, options: Options, trust: Trust, connect: @escaping Connect) {
+        self.context = context
+        self.options = options
+        self.trust = trust
+        self.connect = connect
+    }
+
+    /// Runs the authentication for `url` (a tcTokenURL or an activation URL); returns the exit
+    /// status (its sentence, if any, already said).
+    public func run(url: String) -> Int32 {
+        let console = context.console
+        let tcTokenURL: String
+        do {
+            tcTokenURL = try ActivationURL.tcTokenURL(from: url)
+        } catch {
+            return endEarly(.authInvalidActivationURL(error), url: nil)
+        }
+        let tcToken: TcToken
+        let transport: PAOSTransport
+        switch connect(tcTokenURL) {
+        case .success(let connected): (tcToken, transport) = connected
+        case .failure(let failure): return endEarly(failure.reason, url: nil)
+        }
+        let provider: any CardReaderProvider
+        do {
+            provider = try context.readers.open()
+        } catch {
+            return console.report(FailureReason(readerError: CardError(error)))
+        }
+        let cancelWait = CancelWait(provider)
+
+        let peer: SDKPeer
+        let stdinReader: StandardInputReader?
+        let interruption: Interruption
+        if options.json && !context.input.isTerminal {
+            let board = ReaderBoard(lookup: context.readers.lookup)
+            let answers = InstantAnswers(version: context.version, board: board)
+            let queue = CommandQueue(
+                reply: { console.json($0) }, onCancel: { cancelWait() }, answer: answers.answer)
+            stdinReader = StandardInputReader(queue: queue, input: context.input, console: console)
+            let facePeer = FacePeer(output: .json, input: .commands(queue), console: console)
+            facePeer.observe = board.note
+            peer = facePeer
+            interruption = Interruption(context: context, terminal: nil, queue: queue, cancelWait: cancelWait)
+        } else {
+            guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
+            let terminal = TerminalInput(device: device)
+            let face = TerminalFace(terminal: terminal, transportPIN: false)
+            let facePeer = FacePeer(
+                output: options.json ? .json : .sentences(face), input: .terminal(face), console: console)
+            peer =
+                options.json
+                ? facePeer
+                : AuthTerminalPeer(
+                    inner: facePeer, terminal: terminal, console: console, yes: options.yes, deny: options.deny)
+            stdinReader = nil
+            interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
+        }
+
+        let csca = trust.csca
+        let workflow = AuthWorkflow(
+            configuration: .init(
+                tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, date: trust.date, csca: csca),
+            provider: provider, peer: peer, transport: transport, readerName: options.reader,
+            timeouts: .init(card: options.timeout, input: options.timeout),
+            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+        stdinReader?.start()
+        let result = withExtendedLifetime(interruption) { workflow.run() }
+        guard result.outcome.result.major != .ok else { return ExitStatus.success }
+        let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
+        if interruption.isStopped { return console.report(.changePINInterrupted, quiet: true) }
+        return console.report(reason, quiet: options.json && reason.isCancellation)
+    }
+
+    /// A failure before the workflow could start: AUTH, then AUTH with the result (JSON), or the
+    /// sentence (terminal).
+    private func endEarly(_ reason: FailureReason, url: String?) -> Int32 {
+        let console = context.console
+        let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
+        if options.json {
+            console.json(.auth(result: nil, url: nil))
+            console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
+        }
+        return console.report(reason)
+    }
+}

@@ -1,0 +1,54 @@
+import Online
+import TLS
+import Workflows
+
+/// The TcToken fetch over TLS-1 (AUTH-PROTOCOL.md §1.4): GET the tcTokenURL, redirects followed
+/// one hop at a time (each https, each server certificate kept), then the TcToken parsed and
+/// validated (§1.3), including the attached-server rule without a PSK.
+public struct TcTokenFetch {
+    /// What eid says it is on every request (§1.1).
+    public static let userAgent = "eid/\(WorkflowVersion.current) (TR-03124-1/1.4)"
+
+    /// The TcToken and what its fetch saw.
+    public struct Fetched {
+        public var tcToken: TcToken
+        /// Every hop's server certificate (DER), in order.
+        public var serverCertificates: [[UInt8]]
+    }
+
+    /// Why no usable TcToken came back.
+    public enum Failure: Error {
+        case unavailable(PAOSTransportError)
+        case invalid(TcTokenError)
+
+        public var reason: FailureReason {
+            switch self {
+            case .unavailable(let error): return .authTcTokenUnavailable(error)
+            case .invalid(let error): return .authInvalidTcToken(error)
+            }
+        }
+    }
+
+    let session: HTTPSession
+
+    public init(session: HTTPSession) { self.session = session }
+
+    public func fetch(_ tcTokenURL: String) throws(Failure) -> Fetched {
+        let chain: RedirectChain
+        do {
+            chain = try session.fetch(tcTokenURL, headers: [HTTPHeader(name: "User-Agent", value: Self.userAgent)])
+        } catch {
+            throw .unavailable(PAOSTransportError(error))
+        }
+        let response = chain.response
+        guard response.status == 200 else { throw .unavailable(.httpStatus(response.status)) }
+        let token: TcToken
+        do {
+            token = try TcToken.parse(response.body)
+            try token.checkAttachedServer(tcTokenURL: tcTokenURL)
+        } catch {
+            throw .invalid(error)
+        }
+        return Fetched(tcToken: token, serverCertificates: chain.serverCertificates)
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import CardSimulator
+import EAC
+import Faces
+import FoundationEssentials
+import TestPKI
+
+struct Auth: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "auth",
+        abstract: "Authenticate to an online service with the eID card (TR-03124).",
+        discussion: """
+            URL is the service's tcTokenURL (https), or the activation URL a browser would open \
+            (http://127.0.0.1:24727/eID-Client?tcTokenURL=…, eid://…?tcTokenURL=…). eid fetches the \
+            TcToken, talks PAOS with the service's eID server over TLS, and before the card is touched \
+            shows who asks (the service's certificate description) and which data, required and \
+            optional; then it asks "Proceed? [y/N]" and the PIN (the CAN when the PIN is suspended, the \
+            PUK when it is blocked). At the end it says the outcome and the address to continue at.
+
+            The service's certificates must lead to a trusted CVCA: --trust-cvca adds one; --test-pki \
+            adds the project's TEST CVCA, whose private key is public (never trust it for real data). \
+            --simulator uses the in-process software card and implies --test-pki.
+
+            With --json every SDK message is one JSON line on standard output (AUTH first and last, \
+            ACCESS_RIGHTS, READER, ENTER_PIN, ...). When standard input is not a terminal the answers \
+            are read from it as SDK commands (ACCEPT, SET_ACCESS_RIGHTS, GET_ACCESS_RIGHTS, \
+            GET_CERTIFICATE, SET_PIN, SET_CAN, SET_PUK, CANCEL), one JSON object per line.
+            """
+    )
+
+    @OptionGroup var options: ReaderOptions
+
+    @Option(name: .long, help: ArgumentHelp("Use only this reader.", valueName: "name"))
+    var reader: String?
+
+    @Option(
+        name: .customLong("trust-cvca"),
+        help: ArgumentHelp("Trust this CVCA certificate (DER) as well; repeatable.", valueName: "file"))
+    var trustCVCA: [String] = []
+
+    @Flag(name: .customLong("test-pki"), help: "Trust the project's TEST CVCA (its key is public; tests only).")
+    var testPKI = false
+
+    @Flag(help: "Proceed without asking (the requested data is still shown).")
+    var yes = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Do not send this optional right (SDK name, e.g. FamilyName); repeatable.", valueName: "right"))
+    var deny: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))
+    var timeout: Double = 600
+
+    @Argument(help: ArgumentHelp("The tcTokenURL, or an activation URL holding it.", valueName: "url"))
+    var url: String
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        for name in deny where AccessRight(sdkName: name) == nil {
+            throw ValidationError("--deny \(name): not an access right name (e.g. FamilyName, Address, DateOfBirth)")
+        }
+    }
+
+    /// The CVCAs of the --trust-cvca files.
+    func trustedCVCAs() throws -> [CVCertificate] {
+        try trustCVCA.map { path in
+            guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
+                throw ValidationError("--trust-cvca \(path): cannot read the file")
+            }
+            let certificate: CVCertificate
+            do {
+                certificate = try CVCertificate(encoded: [UInt8](data))
+            } catch {
+                throw ValidationError("--trust-cvca \(path): not a CV certificate (\(error))")
+            }
+            guard certificate.role == .cvca else {
+                throw ValidationError("--trust-cvca \(path): not a CVCA certificate")
+            }
+            return certificate
+        }
+    }
+
+    func run() throws {
+        var anchors = try trustedCVCAs()
+        let context = options.context()
+        if testPKI || options.simulator {
+            let cvca = TestCertificateAuthority.project.certificate
+            anchors.append(cvca)
+            context.console.err(
+                "eid: trusting the project's TEST CVCA \(cvca.body.holderReference) (its private key is public; "
+                    + "never use it for real data)")
+        }
+        // Before any secret is read (or, with --simulator, held by the in-process card).
+        CoreDumps.disable()
+        let face = AuthFace(
+            context: context,
+            options: .init(json: options.json, reader: reader, timeout: timeout, yes: yes, deny: deny),
+            trust: .init(anchors: anchors, csca: options.simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
+            connect: OnlineConnection.connect)
+        try face.run(url: url).exitUnlessSuccess()
+    }
+}

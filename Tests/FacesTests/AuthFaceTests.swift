@@ -1,0 +1,138 @@
+import CardSimulator
+import EAC
+import EIDTestServer
+import Faces
+import SDK
+import SmartCard
+import TestPKI
+import Testing
+import Workflows
+
+/// `eid auth` in process: the terminal and the JSON face against the software card and the test
+/// eID server's real PAOS sessions (no HTTP, no TLS, no pcscd).
+@Suite struct AuthFaceTests {
+    static let accept = #"{"cmd":"ACCEPT"}"#
+    static let pin = #"{"cmd":"SET_PIN","value":"123456"}"#
+    static let trust = AuthFace.Trust(
+        anchors: [TestCertificateAuthority.project.certificate], csca: SimulatorTestPKI.csca, date: .todayUTC())
+
+    func run(
+        _ harness: Harness, server: InProcessEIDServer, json: Bool, yes: Bool = false, deny: [String] = [],
+        url: String = InProcessEIDServer.tcTokenURL
+    ) -> Int32 {
+        AuthFace(
+            context: harness.context, options: .init(json: json, timeout: 10, yes: yes, deny: deny), trust: Self.trust,
+            connect: server.connect
+        ).run(url: url)
+    }
+
+    /// The prompts written, in order.
+    func prompts(_ terminal: FakeTerminal) -> [String] {
+        terminal.events.filter { $0.hasPrefix("write ") && $0 != "write \n" }.map { String($0.dropFirst(6)) }
+    }
+
+    @Test func terminalShowsWhoAsksForWhatThenAsksThenThePIN() throws {
+        let server = try InProcessEIDServer()
+        let terminal = FakeTerminal(typing: ["y", "123456"])
+        let harness = Harness(terminal: terminal)
+        #expect(run(harness, server: server, json: false) == ExitStatus.success)
+        let out = harness.sink.output
+        #expect(out.first == "Online authentication with your ID card (Ctrl-C cancels).")
+        #expect(out.contains { $0.hasPrefix("Service:   ") && $0.contains("https://127.0.0.1:18443") })
+        #expect(out.contains { $0.hasPrefix("Issuer:    ") })
+        #expect(out.contains { $0.hasPrefix("Valid:     ") })
+        #expect(out.contains("The service asks to read:"))
+        #expect(out.contains("  \(AccessRight.readDG4) (required)"))
+        #expect(out.contains("  \(AccessRight.readDG5) (optional)"))
+        #expect(out.contains("  \(AccessRight.readDG17) (optional)"))
+        #expect(out.contains("Transaction: order 42"))
+        #expect(out.contains { $0.hasPrefix("Done: your data was sent to ") })
+        #expect(out.last == "Continue at: https://127.0.0.1:18443/refresh?ResultMajor=ok")
+        // The request is shown before the card is touched: the description lines come before READER.
+        let service = try #require(out.firstIndex { $0.hasPrefix("Service:") })
+        let reader = try #require(out.firstIndex { $0.hasPrefix("Simulator: ") })
+        #expect(service < reader)
+        #expect(prompts(terminal) == ["Proceed? [y/N] ", "PIN (6 digits): "])
+        // The yes/no answer is no secret (echo stays on); the PIN is typed with echo off.
+        #expect(
+            terminal.events == [
+                "write Proceed? [y/N] ", "echo off", "write PIN (6 digits): ", "restore",
+                "write \n",
+            ])
+        let result = try #require(server.result)
+        #expect(result.ok)
+        #expect(result["GivenNames"] == .string("ERIKA"))
+        #expect(result["FamilyName"] == .string("MUSTERMANN"))
+        #expect(!out.joined().contains("123456"))
+    }
+
+    @Test func anAnswerOtherThanYesCancelsBeforeTheCard() throws {
+        let server = try InProcessEIDServer()
+        let terminal = FakeTerminal(typing: ["n"])
+        let harness = Harness(terminal: terminal)
+        #expect(run(harness, server: server, json: false) == ExitStatus.cancelled)
+        #expect(!harness.sink.output.contains { $0.hasPrefix("Simulator: ") }, "no card access")
+        #expect(harness.sink.output.contains("Not done: the authentication failed; nothing more was sent."))
+        #expect(harness.sink.output.last?.hasSuffix("ResultMajor=error&ResultMinor=cancellationByUser") == true)
+        #expect(harness.sink.error == ["eid: cancelled; no data was sent to the service"])
+        #expect(server.result?.ok != true)
+    }
+
+    @Test func yesSkipsTheQuestionAndDenyDropsAnOptionalRight() throws {
+        let server = try InProcessEIDServer()
+        let terminal = FakeTerminal(typing: ["123456"])
+        let harness = Harness(terminal: terminal)
+        #expect(run(harness, server: server, json: false, yes: true, deny: ["FamilyName"]) == ExitStatus.success)
+        #expect(prompts(terminal) == ["PIN (6 digits): "])
+        #expect(harness.sink.output.contains("Not sent (--deny): \(AccessRight.readDG5)."))
+        let result = try #require(server.result)
+        #expect(result.ok && result["GivenNames"] == .string("ERIKA"))
+        #expect(result["FamilyName"] == nil, "the denied right was not in the effective CHAT")
+        #expect(result["Address"] != nil, "the optional right not denied was kept")
+    }
+
+    @Test func denyingARequiredRightSendsNothing() throws {
+        let server = try InProcessEIDServer()
+        let terminal = FakeTerminal(typing: [])
+        let harness = Harness(terminal: terminal)
+        #expect(run(harness, server: server, json: false, yes: true, deny: ["GivenNames"]) == ExitStatus.cancelled)
+        #expect(harness.sink.output.contains { $0.hasPrefix("The service requires \(AccessRight.readDG4)") })
+        #expect(prompts(terminal).isEmpty)
+    }
+
+    @Test func jsonFaceSendsTheSDKMessagesInOrder() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        #expect(run(harness, server: server, json: true) == ExitStatus.success)
+        #expect(harness.sink.messages == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+        #expect(harness.sink.output.first == #"{"msg":"AUTH"}"#)
+        #expect(
+            harness.sink.output.last
+                == #"{"msg":"AUTH","result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"},"url":"https://127.0.0.1:18443/refresh?ResultMajor=ok"}"#
+        )
+        #expect(harness.sink.error.isEmpty)
+        #expect(server.result?.ok == true)
+    }
+
+    /// A description whose hash is not in the AT: refused with parameterError and no PIN asked.
+    @Test func jsonFaceDescriptionHashMismatchAsksNoPIN() throws {
+        let server = try InProcessEIDServer(faults: [.descriptionHashMismatch])
+        let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        #expect(run(harness, server: server, json: true) == ExitStatus.refused)
+        #expect(!harness.sink.messages.contains("ENTER_PIN"))
+        #expect(harness.sink.messages.last == "AUTH")
+        #expect(harness.sink.output.last?.contains("al/common#parameterError") == true)
+    }
+
+    @Test func anUnusableURLEndsBeforeAnyNetwork() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([]))
+        #expect(run(harness, server: server, json: true, url: "http://service.example/tctoken") == ExitStatus.usage)
+        #expect(harness.sink.messages == ["AUTH", "AUTH"])
+        #expect(harness.sink.output.last?.contains("Workflow_Wrong_Parameter_Invocation") == true)
+        #expect(server.exchanges == 0)
+        let unreachable = Harness(input: ScriptedInput([]))
+        #expect(run(unreachable, server: server, json: true, url: "https://elsewhere.example/t") == ExitStatus.network)
+        #expect(unreachable.sink.error.first?.hasPrefix("eid: the TcToken could not be fetched: the host") == true)
+    }
+}

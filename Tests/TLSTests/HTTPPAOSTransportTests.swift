@@ -1,0 +1,61 @@
+import Foundation
+import OnlineClient
+import TLS
+import Testing
+import Workflows
+
+/// OnlineClient over real TLS against the Python https servers: the TcToken fetch across two
+/// servers (every certificate kept), then PAOS POSTs over TLS-2 resuming TLS-1's session with the
+/// §2.1 headers, and the errors a user sees.
+@Suite struct HTTPPAOSTransportTests {
+    let pki: TestPKI
+
+    init() throws { pki = try TestPKI.get() }
+
+    @Test func fetchesTheTcTokenThenPostsPAOSOnAResumedSession() throws {
+        let server = try Peer.python("rsa3072", "ec256", pki: pki)
+        defer { server.stop() }
+        let a = server.ports[0]
+        let session = HTTPSession()
+        let fetched = try TcTokenFetch(session: session).fetch("https://127.0.0.1:\(a)/tctoken-start")
+        #expect(fetched.tcToken.serverAddress == "https://127.0.0.1:\(a)/paos")
+        #expect(fetched.tcToken.psk == nil)
+        #expect(fetched.serverCertificates == [try pki.der("rsa3072"), try pki.der("ec256")])
+        let transport = try HTTPPAOSTransport(session: session, fetched: fetched)
+        let first = try transport.exchange(Array("<StartPAOS/>".utf8))
+        let second = try transport.exchange(Array("<next/>".utf8))
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(first)) as? [String: Any])
+        #expect(answer["length"] as? Int == 12)
+        #expect(answer["paos"] as? String == #"ver="urn:liberty:paos:2006-08""#)
+        #expect(answer["contentType"] as? String == "application/vnd.paos+xml; charset=UTF-8")
+        #expect(answer["accept"] as? String == "text/html; application/vnd.paos+xml")
+        let again = try #require(try JSONSerialization.jsonObject(with: Data(second)) as? [String: Any])
+        #expect(again["requestsOnConnection"] as? Int == 2, "TLS-2 is kept alive between PAOS messages")
+        // TLS-2's certificate (server A's, seen before) is not listed twice.
+        #expect(transport.serverCertificates == [try pki.der("rsa3072"), try pki.der("ec256")])
+    }
+
+    @Test func aTokenThatIsNoTcTokenIsRefusedAndANonTokenStatusIsUnavailable() throws {
+        let server = try Peer.python("rsa3072", "ec256", pki: pki)
+        defer { server.stop() }
+        let fetch = TcTokenFetch(session: HTTPSession())
+        #expect {
+            _ = try fetch.fetch("https://127.0.0.1:\(server.port)/final")
+        } throws: { error in
+            guard case .invalid = error as? TcTokenFetch.Failure else { return false }
+            return (error as? TcTokenFetch.Failure)?.reason.exitStatus == ExitStatus.refused
+        }
+        #expect {
+            _ = try fetch.fetch("https://127.0.0.1:\(server.port)/nothing-here")
+        } throws: { error in
+            guard case .unavailable(.httpStatus(404)) = error as? TcTokenFetch.Failure else { return false }
+            return true
+        }
+        #expect {
+            _ = try fetch.fetch("https://127.0.0.1:\(server.port)/loop")
+        } throws: { error in
+            guard case .unavailable(.badRedirect) = error as? TcTokenFetch.Failure else { return false }
+            return true
+        }
+    }
+}
