@@ -18,11 +18,12 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
-    /// `timeout` seconds for the client's next message. Serves no session until `use(origin:)`.
-    public init(tlsCertificate: [UInt8], timeout: Double = 120, sessions: EIDServerSessions = EIDServerSessions()) {
+    /// `timeout` seconds for the client's next message; at most `capacity` sessions are kept (the
+    /// front end's `maximumSessions`). Serves no session until `use(origin:)`.
+    public init(tlsCertificate: [UInt8], timeout: Double = 120, capacity: Int = 10_000) {
         self.tlsCertificate = tlsCertificate
         self.timeout = timeout
-        self.sessions = sessions
+        sessions = EIDServerSessions(capacity: capacity)
     }
 
     deinit { sweeper.withLock { $0?.cancel() } }

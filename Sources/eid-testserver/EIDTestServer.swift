@@ -158,7 +158,8 @@ struct Serve: ParsableCommand {
         guard let certificate = credentials.certificateDER else {
             throw ValidationError("the TLS certificate is not a PEM certificate")
         }
-        let handler = EIDServerSessionHandler(tlsCertificate: certificate)
+        let handler = EIDServerSessionHandler(
+            tlsCertificate: certificate, capacity: configuration.maximumSessions)
         let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
         let bound = try server.start()
         do { try handler.use(origin: server.routes.origin) } catch {
