@@ -106,6 +106,19 @@ import TestServerHTTPS
         #expect(!result.contains("ERIKA"))
     }
 
+    @Test func aStalledSessionIsSweptAndResultShowsItsTimeout() async throws {
+        let handler = EIDServerSessionHandler(tlsCertificate: [1, 2, 3], timeout: 0.2)
+        try handler.use(origin: "https://127.0.0.1:18443", sweepInterval: .milliseconds(100))
+        #expect(handler.openSession(id: "stalled", faults: []))
+        let deadline = ContinuousClock.now + .seconds(10)
+        while handler.sessions.result(of: "stalled") == nil, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let result = String(decoding: handler.resultJSON(), as: UTF8.self)
+        #expect(result.contains(#""ok":false"#))
+        #expect(handler.sessions.result(of: "stalled")?.error == .timedOut)
+    }
+
     @Test func unknownFaultIsRefusedAndServerWithoutOriginOpensNoSession() throws {
         let server = try Server()
         #expect(try server.curl(server.origin + "/tctoken?fault=no_such_fault")?.code == 400)
