@@ -2,8 +2,8 @@ import EIDTestServer
 import EIDTestServerHTTPS
 import Foundation
 import Online
-import Testing
 import TestServerHTTPS
+import Testing
 
 /// The whole eID exchange over real HTTPS on loopback: the front end with the session library
 /// behind it (`EIDServerSessionHandler`, as `eid-testserver serve` runs them), Debian's curl
@@ -90,8 +90,9 @@ import TestServerHTTPS
 
     @Test func clientAndCardAuthenticateOverHTTPSAndResultShowsTheData() throws {
         let server = try Server()
-        #expect(String(decoding: try #require(try server.curl(server.origin + "/result")).body, as: UTF8.self)
-            == EIDServerSessionHandler.noResultYet)
+        #expect(
+            String(decoding: try #require(try server.curl(server.origin + "/result")).body, as: UTF8.self)
+                == EIDServerSessionHandler.noResultYet)
         let (outcome, result) = try server.authenticate()
         #expect(outcome.result == .ok)
         #expect(result.contains(#""ok":true"#))
