@@ -155,7 +155,7 @@ let package = Package(
             name: "EIDTestServerTests",
             dependencies: [
                 "EIDTestServer", "Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OrderedJSON",
-                "EIDTestServerHTTPS", "TestServerHTTPS",
+                "EIDTestServerHTTPS", "TestServerHTTPS", "TLS",
             ]
         ),
         // OpenPACE's terminal (PACE, secure messaging, TA, CA) over any CardChannel, and its small

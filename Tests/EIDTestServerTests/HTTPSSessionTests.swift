@@ -2,6 +2,8 @@ import EIDTestServer
 import EIDTestServerHTTPS
 import Foundation
 import Online
+import SmartCard
+import TLS
 import TestServerHTTPS
 import Testing
 
@@ -97,6 +99,31 @@ import Testing
         #expect(outcome.result == .ok)
         #expect(result.contains(#""ok":true"#))
         #expect(result.contains(#""GivenNames":"ERIKA""#))
+    }
+
+    @Test func pskSessionAuthenticatesOverTLS2WithTheTcTokensKey() throws {
+        let server = try Server()
+        let http = HTTPSession(configuration: HTTPConfiguration(trustAnchorsFile: server.certificateFile))
+        defer { http.close() }
+        let token = try http.send(HTTPRequest(url: server.origin + "/tctoken?fault=psk"), over: .web)
+        let tcToken = try TcToken.parse(token.body)
+        let key = try PreSharedKey(
+            identity: tcToken.sessionIdentifier, hexKey: try #require(tcToken.psk).withBytes { $0.hexString })
+        var client = TestEIDClient(tlsCertificate: try #require(Server.credentials.certificateDER))
+        client.tcTokenURL = server.origin + "/tctoken"
+        let headers = [
+            HTTPHeader(name: "Content-Type", value: "application/vnd.paos+xml; charset=UTF-8"),
+            HTTPHeader(name: "Accept", value: "text/html; application/vnd.paos+xml"),
+            HTTPHeader(name: "PAOS", value: "ver=\"urn:liberty:paos:2006-08\""),
+        ]
+        let outcome = client.run(sessionIdentifier: tcToken.sessionIdentifier) { body in
+            let request = HTTPRequest(url: tcToken.serverAddress, method: .post(body: body), headers: headers)
+            guard let reply = try? http.send(request, over: .preSharedKey(key)), reply.status == 200 else { return nil }
+            return reply.body
+        }
+        #expect(outcome.result == .ok)
+        let result = String(decoding: try #require(try server.curl(server.origin + "/result")).body, as: UTF8.self)
+        #expect(result.contains(#""ok":true"#) && result.contains(#""GivenNames":"ERIKA""#))
     }
 
     @Test func wrongTASignatureFaultEndsWithAnErrorResult() throws {
