@@ -22,6 +22,7 @@ import PackageDescription
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
+//   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
 //   eid-testserver       the local eService and eID server for tests (serve, pki)
 
 let package = Package(
@@ -106,10 +107,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // The session library behind the front end's PAOS endpoint (neither half depends on the other).
+        .target(name: "EIDTestServerHTTPS", dependencies: ["EIDTestServer", "TestServerHTTPS"]),
         .executableTarget(
             name: "eid-testserver",
             dependencies: [
-                "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
+                "EIDTestServerHTTPS", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -161,6 +164,7 @@ let package = Package(
             name: "EIDTestServerTests",
             dependencies: [
                 "EIDTestServer", "Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OrderedJSON",
+                "EIDTestServerHTTPS", "TestServerHTTPS", "TLS",
             ]
         ),
         // OpenPACE's terminal (PACE, secure messaging, TA, CA) over any CardChannel, and its small

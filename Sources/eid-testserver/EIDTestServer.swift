@@ -1,6 +1,7 @@
 import ArgumentParser
 import EAC
 import EIDCrypto
+import EIDTestServerHTTPS
 import FoundationEssentials
 import Glibc
 import SmartCard
@@ -154,8 +155,17 @@ struct Serve: ParsableCommand {
             credentials = try TLSServerCredentials.generate(host: host)
         }
         let tls = try TLSServerContext(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM)
-        let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: StubPAOSSessionHandler())
+        guard let certificate = credentials.certificateDER else {
+            throw ValidationError("the TLS certificate is not a PEM certificate")
+        }
+        let handler = EIDServerSessionHandler(
+            tlsCertificate: certificate, capacity: configuration.maximumSessions)
+        let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
         let bound = try server.start()
+        do { try handler.use(origin: server.routes.origin) } catch {
+            server.stop()
+            throw ValidationError("cannot make the server's PKI for \(server.routes.origin): \(error)")
+        }
         StandardStream.output.write("eid-testserver: listening on \(server.routes.origin) (port \(bound))\n")
         server.wait()
     }

@@ -33,6 +33,8 @@ struct TestEIDClient {
     }
 
     static let tcTokenURL = "https://127.0.0.1:18443/tctoken"
+    /// Where the client got its TcToken (the subject URL must have its origin).
+    var tcTokenURL = Self.tcTokenURL
     let card: SimulatedEIDCard
     let channel: SimulatedCardChannel
     /// The TLS certificate the client saw (its SHA-256 must be in CommCertificates).
@@ -63,14 +65,19 @@ struct TestEIDClient {
 
     /// Runs the whole exchange for `sessionIdentifier`.
     mutating func run(_ session: inout EIDServerSession, sessionIdentifier: String) -> Outcome {
+        run(sessionIdentifier: sessionIdentifier) { session.respond(toBody: $0).body }
+    }
+
+    /// Runs the whole exchange for `sessionIdentifier`, each message sent with `send`, which
+    /// returns the server's answer (nil: the connection was closed without one).
+    mutating func run(sessionIdentifier: String, send: ([UInt8]) -> [UInt8]?) -> Outcome {
         var next: PAOSMessage? = .startPAOS(
             StartPAOS(sessionIdentifier: sessionIdentifier, connectionHandles: [.eID], userAgent: nil))
         var rounds = 0
         while let message = next, rounds < 64 {
             rounds += 1
             let envelope = PAOSEnvelope(message, relatesTo: lastMessageID)
-            let reply = session.respond(toBody: envelope.encoded())
-            guard let body = reply.body else {
+            guard let body = send(envelope.encoded()) else {
                 outcome.connectionClosed = true
                 break
             }
@@ -175,7 +182,7 @@ struct TestEIDClient {
         else { throw .error(.invalidCertificatePath) }
         guard let bytes = input.certificateDescription, let description = try? CertificateDescription(encoded: bytes),
             (try? description.matches(at)) == true, let subjectURL = description.subjectURL,
-            WebOrigin.isSameOrigin(subjectURL, Self.tcTokenURL)
+            WebOrigin.isSameOrigin(subjectURL, tcTokenURL)
         else { throw .error(.parameterError) }
         guard let hash = try? Digest.sha256.hash(tlsCertificate), description.commCertificates?.contains(hash) == true
         else { throw .error(.trustedChannelEstablishmentFailed) }

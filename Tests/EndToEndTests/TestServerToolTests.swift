@@ -106,7 +106,12 @@ struct TestServerToolTests {
         for name in Set(names) where name != "help" {
             #expect(man.contains(name), "man/eid-testserver.1 does not mention \(name)")
         }
-        for fault in ["slow", "http_refresh", "redirect", "psk", "psk_wrong_key"] {
+        for fault in [
+            "wrong_ta_signature", "expired_at", "description_hash_mismatch", "tls_not_in_description",
+            "sop_violation", "two_at", "chat_beyond_dv", "transmit_bad_mac", "final_error", "broken_xml",
+            "wrong_order", "abort_mid_transmit", "initframework", "eac_additional", "aux_age", "transmit_single",
+            "slow", "http_refresh", "redirect", "psk", "psk_wrong_key",
+        ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")
         }
     }

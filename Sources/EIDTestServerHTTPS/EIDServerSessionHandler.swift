@@ -1,0 +1,66 @@
+import EIDTestServer
+import Synchronization
+import TestServerHTTPS
+
+/// The eID server session library behind the HTTPS front end's PAOS endpoint: one
+/// `EIDServerSessions` session per TcToken, all with the one `ServerPKI` made for the server's
+/// origin and TLS certificate (so the certificate description's subject URL and CommCertificates
+/// are the ones the client sees). It lives in a target of its own so that neither half depends on
+/// the other: TestServerHTTPS knows no EAC, EIDTestServer no HTTP or TLS.
+public final class EIDServerSessionHandler: PAOSSessionHandler {
+    /// What `/result` shows before any session has finished.
+    public static let noResultYet = #"{"ok":false,"error":"no session has finished yet"}"#
+
+    public let sessions: EIDServerSessions
+    private let tlsCertificate: [UInt8]
+    private let pki = Mutex<ServerPKI?>(nil)
+    private let timeout: Double
+    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+
+    /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
+    /// `timeout` seconds for the client's next message; at most `capacity` sessions are kept (the
+    /// front end's `maximumSessions`). Serves no session until `use(origin:)`.
+    public init(tlsCertificate: [UInt8], timeout: Double = 120, capacity: Int = 10_000) {
+        self.tlsCertificate = tlsCertificate
+        self.timeout = timeout
+        sessions = EIDServerSessions(capacity: capacity)
+    }
+
+    deinit { sweeper.withLock { $0?.cancel() } }
+
+    /// Builds the server's PKI once, for `origin` (https://HOST:PORT, as the front end is bound):
+    /// the project's built-in test PKI with a fresh DV and AT certificate; and starts sweeping
+    /// stalled sessions every `sweepInterval`.
+    public func use(origin: String, sweepInterval: Duration = .seconds(5)) throws {
+        let made = try ServerPKI.testPKI(origin: origin, tlsCertificates: [tlsCertificate])
+        pki.withLock { $0 = made }
+        let sessions = self.sessions
+        sweeper.withLock { task in
+            task?.cancel()
+            task = Task.detached {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: sweepInterval)
+                    sessions.expireStalled()
+                }
+            }
+        }
+    }
+
+    public func openSession(id: String, faults: [String]) -> Bool {
+        guard let pki = pki.withLock({ $0 }),
+            let parsed = try? ServerFaults(parsing: faults.joined(separator: ","))
+        else { return false }
+        do {
+            try sessions.create(SessionConfiguration(sessionIdentifier: id, pki: pki, faults: parsed, timeout: timeout))
+        } catch { return false }
+        return true
+    }
+
+    public func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
+        let reply = sessions.respond(toBody: body, sessionIdentifier: sessionID)
+        guard let body = reply.body else { return .closeConnection }
+        return PAOSHTTPReply(status: 200, body: body)
+    }
+
+    public func resultJSON() -> [UInt8] { Array((sessions.lastResult?.jsonText ?? Self.noResultYet).utf8) }
+}
