@@ -27,7 +27,10 @@ extension EIDServerSession {
         guard let chatBytes = output.chat, let chat = try? CHAT(encoded: chatBytes),
             chat.terminalType == .authenticationTerminal
         else { throw .invalidEAC1Output("CertificateHolderAuthorizationTemplate") }
-        let asked = requiredCHAT.accessRights.union(optionalCHAT?.accessRights ?? [])
+        // AusweisApp (and eid) add CAN allowed on their own when the AT certificate grants it, as
+        // TR-03124 lets a client do; every other right must have been asked for.
+        var asked = requiredCHAT.accessRights.union(optionalCHAT?.accessRights ?? [])
+        if terminal.terminal.certificate.body.chat.accessRights.contains(.canAllowed) { asked.insert(.canAllowed) }
         guard chat.accessRights.isSubset(of: asked), requiredCHAT.accessRights.isSubset(of: chat.accessRights) else {
             throw .chatNotAsRequested
         }

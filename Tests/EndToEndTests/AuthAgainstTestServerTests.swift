@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The two binaries together, no card reader: `eid auth --json --simulator` (the in-process
+/// software card, the project's test CVCA) against `eid-testserver serve` over real HTTPS on
+/// loopback. The server's `/result` is what a CI script asserts on.
+@Suite(
+    .serialized,
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+        "needs the built eid-testserver binary: run `make test`"))
+struct AuthAgainstTestServerTests {
+    /// Runs `serve --port 0` for the length of `body`, which gets the port.
+    func withServer(_ body: (Substring) throws -> Void) throws {
+        let serve = Process()
+        serve.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
+        serve.arguments = ["serve", "--port", "0"]
+        let serveOut = Pipe()
+        serve.standardOutput = serveOut
+        serve.standardError = Pipe()
+        try serve.run()
+        defer {
+            serve.terminate()
+            let end = Date(timeIntervalSinceNow: 10)
+            while serve.isRunning && Date() < end { usleep(20_000) }
+            if serve.isRunning { kill(serve.processIdentifier, SIGKILL) }
+            serve.waitUntilExit()
+        }
+        var line = Data()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !line.contains(UInt8(ascii: "\n")) && Date() < deadline {
+            line += serveOut.fileHandleForReading.availableData
+        }
+        let greeting = String(decoding: line, as: UTF8.self)
+        let port = try #require(greeting.split(separator: "(port ").last?.prefix { $0.isNumber })
+        try body(port)
+    }
+
+    func result(port: Substring) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sSk", "--max-time", "20", "https://127.0.0.1:\(port)/result"]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        return text
+    }
+
+    static let answers = #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"123456"}"# + "\n"
+
+    @Test func authenticationSucceedsAndTheServerReadsTheSampleData() throws {
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"], stdin: Self.answers,
+                timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            let last = try #require(auth.stdout.split(separator: "\n").last)
+            #expect(last.contains(#""msg":"AUTH""#) && last.contains("resultmajor#ok"))
+            #expect(last.contains(#""url":"https://127.0.0.1:\#(port)/refresh?session="#))
+            let read = try result(port: port)
+            #expect(read.hasPrefix(#"{"ok":true"#))
+            #expect(read.contains(#""GivenNames":"ERIKA""#) && read.contains(#""FamilyName":"MUSTERMANN""#))
+            #expect(!auth.stdout.contains("123456") && !auth.stderr.contains("123456"))
+        }
+    }
+
+    @Test func aWrongTASignatureEndsWithAnErrorOnBothSides() throws {
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken?fault=wrong_ta_signature"],
+                stdin: Self.answers, timeout: 60)
+            #expect(auth.status != 0)
+            let last = try #require(auth.stdout.split(separator: "\n").last)
+            #expect(last.contains(#""msg":"AUTH""#) && last.contains("resultmajor#error"))
+            #expect(try result(port: port).hasPrefix(#"{"ok":false"#))
+        }
+    }
+}
