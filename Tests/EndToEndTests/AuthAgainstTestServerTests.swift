@@ -78,3 +78,38 @@ struct AuthAgainstTestServerTests {
         }
     }
 }
+
+/// The acceptance line of `eid auth`: eid-sim in the test pcscd, `eid-testserver serve`, and
+/// `eid auth --json --test-pki` answering ACCEPT and SET_PIN from standard input.
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(
+                atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"))
+    struct AuthThroughPCSCDTests {
+        @Test func eidAuthWithTheSoftwareCardInPCSCD() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let server = AuthAgainstTestServerTests()
+                try server.withServer { serverPort in
+                    let auth = try runTool(
+                        "eid",
+                        [
+                            "auth", "--json", "--test-pki", "--reader", reader,
+                            "https://127.0.0.1:\(serverPort)/tctoken",
+                        ],
+                        stdin: AuthAgainstTestServerTests.answers, timeout: 60)
+                    #expect(auth.status == 0, "\(auth.stderr)")
+                    #expect(
+                        messageNames(auth.stdoutLines) == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+                    #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
+                    let read = try server.result(port: serverPort)
+                    #expect(read.hasPrefix(#"{"ok":true"#) && read.contains(#""GivenNames":"ERIKA""#))
+                    #expect(read.contains(#""passiveAuthentication":"verified""#))
+                }
+            }
+        }
+    }
+}
