@@ -152,7 +152,7 @@ public enum AuthEvent: Equatable, Sendable {
 }
 
 /// What the workflow does on a transition. The ones marked "→" give the next event.
-public enum AuthEffect: Equatable, Sendable {
+public enum AuthEffect: WorkflowEffect {
     /// → `received`, `failed`: StartPAOS with the TcToken's session.
     case sendStartPAOS
     /// → `received`, `failed`.
@@ -198,12 +198,4 @@ public enum AuthEffect: Equatable, Sendable {
 }
 
 /// The next state and what to do to get there.
-public struct AuthStep: Equatable, Sendable {
-    public var state: AuthState
-    public var effects: [AuthEffect]
-
-    public init(_ state: AuthState, _ effects: [AuthEffect] = []) {
-        self.state = state
-        self.effects = effects
-    }
-}
+public typealias AuthStep = WorkflowStep<AuthState, AuthEffect>

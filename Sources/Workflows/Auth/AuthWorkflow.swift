@@ -83,29 +83,22 @@ public final class AuthWorkflow {
             run.answer?.wipe()
             run.found?.connection.disconnect(resetCard: true)
         }
-        var step = AuthState.start
-        while true {
-            onState(step.state)
-            var event: AuthEvent?
-            for effect in step.effects {
-                let result = perform(effect, &run)
-                if effect.givesEvent { event = result }
-            }
-            if case .finished(let outcome) = step.state {
-                peer.send(.auth(result: Self.sdkResult(outcome), url: run.url))
-                return Result(outcome: outcome, url: run.url)
-            }
-            // Only a step the transition function does not know gives no event: a bug, which
-            // ends the workflow (the card is reset) rather than hanging it.
-            guard let event else {
+        let outcome = AuthState.start.run(
+            onState: onState, perform: { perform($0, &run) },
+            finished: { state in
+                if case .finished(let outcome) = state { return outcome }
+                return nil
+            },
+            stalled: { state in
                 let reason = FailureReason.authCardError(
-                    .transportFailed("the authentication stopped in \(step.state.name)"))
+                    .transportFailed("the authentication stopped in \(state.name)"))
                 let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
-                step = AuthStep(.finished(outcome))
-                continue
-            }
-            step = AuthState.transition(from: step.state, on: event)
-        }
+                onState(.finished(outcome))
+                return outcome
+            },
+            transition: AuthState.transition)
+        peer.send(.auth(result: Self.sdkResult(outcome), url: run.url))
+        return Result(outcome: outcome, url: run.url)
     }
 
     /// What the effects share.

@@ -94,7 +94,7 @@ public enum ChangePINEvent: Equatable, Sendable {
 }
 
 /// What the workflow does on a transition. The ones marked "→" give the next event.
-public enum ChangePINEffect: Equatable, Sendable {
+public enum ChangePINEffect: WorkflowEffect {
     /// → `cardFound`, `cancelled`, `timedOut`, `failed`: waits for a usable eID card (INSERT_CARD,
     /// READER for cards that are not).
     case waitForCard
@@ -127,12 +127,4 @@ public enum ChangePINEffect: Equatable, Sendable {
 }
 
 /// The next state and what to do to get there.
-public struct ChangePINStep: Equatable, Sendable {
-    public var state: ChangePINState
-    public var effects: [ChangePINEffect]
-
-    public init(_ state: ChangePINState, _ effects: [ChangePINEffect] = []) {
-        self.state = state
-        self.effects = effects
-    }
-}
+public typealias ChangePINStep = WorkflowStep<ChangePINState, ChangePINEffect>

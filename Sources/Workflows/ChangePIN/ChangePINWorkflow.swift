@@ -95,22 +95,14 @@ public final class ChangePINWorkflow {
             // The PACE session must not outlive the workflow: reset the card at the end.
             run.found?.connection.disconnect(resetCard: true)
         }
-        var step = ChangePINState.start
-        while true {
-            onState(step.state)
-            var event: ChangePINEvent?
-            for effect in step.effects {
-                let result = perform(effect, &run)
-                if effect.givesEvent { event = result }
-            }
-            if case .finished(let outcome) = step.state { return outcome }
-            // Only a step the transition function does not know gives no event: a bug, which
-            // ends the workflow (the card is reset) rather than hanging it.
-            guard let event else {
-                return .cardError(.transportFailed("the change PIN workflow stopped in \(step.state.name)"))
-            }
-            step = ChangePINState.transition(from: step.state, on: event)
-        }
+        return ChangePINState.start.run(
+            onState: onState, perform: { perform($0, &run) },
+            finished: { state in
+                if case .finished(let outcome) = state { return outcome }
+                return nil
+            },
+            stalled: { state in .cardError(.transportFailed("the change PIN workflow stopped in \(state.name)")) },
+            transition: ChangePINState.transition)
     }
 
     /// Performs one effect; the event it gives, if it gives one.
