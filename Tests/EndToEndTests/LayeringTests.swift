@@ -9,29 +9,42 @@ import Testing
 @Suite struct LayeringTests {
     static let forbidden = ["PCSC", "CPCSC", "CardSimulator", "TLS", "CCurl", "OnlineClient"]
 
-    @Test(arguments: ["Workflows", "Faces"])
-    func importsNeitherPCSCNorTheSimulator(target: String) throws {
+    /// Every module the Swift files under `Sources/target` import, with file and line.
+    static func imports(of target: String) throws -> [(file: String, module: String, line: Substring)] {
         let folder = E2E.packageRoot.appendingPathComponent("Sources/\(target)")
         let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
             .filter { $0.hasSuffix(".swift") }
         #expect(!files.isEmpty)
+        var found: [(file: String, module: String, line: Substring)] = []
         for file in files {
             let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
             for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
-                let module = line.split(separator: " ").last.map(String.init) ?? ""
-                #expect(!Self.forbidden.contains(module), "Sources/\(target)/\(file): \(line)")
+                found.append((file, line.split(separator: " ").last.map(String.init) ?? "", line))
             }
         }
+        return found
     }
 
-    @Test(arguments: ["Workflows", "Faces"])
-    func targetDependsOnNeither(target: String) throws {
+    /// The dependency list of `target` in Package.swift, as written.
+    static func dependencies(of target: String) throws -> Substring {
         let manifest = try String(contentsOf: E2E.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         let start = try #require(manifest.range(of: #"name: "\#(target)","#))
         let rest = manifest[start.upperBound...]
         let open = try #require(rest.range(of: "dependencies: ["))
         let close = try #require(rest[open.upperBound...].firstIndex(of: "]"))
-        let dependencies = rest[open.upperBound..<close]
+        return rest[open.upperBound..<close]
+    }
+
+    @Test(arguments: ["Workflows", "Faces"])
+    func importsNeitherPCSCNorTheSimulator(target: String) throws {
+        for (file, module, line) in try Self.imports(of: target) {
+            #expect(!Self.forbidden.contains(module), "Sources/\(target)/\(file): \(line)")
+        }
+    }
+
+    @Test(arguments: ["Workflows", "Faces"])
+    func targetDependsOnNeither(target: String) throws {
+        let dependencies = try Self.dependencies(of: target)
         #expect(dependencies.contains("\"SDK\""), "found the \(target) target's dependencies: \(dependencies)")
         for module in Self.forbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
@@ -41,21 +54,10 @@ import Testing
     static let onlineForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK"]
 
     @Test func onlineImportsNoReaderNoSimulatorNoWorkflow() throws {
-        let folder = E2E.packageRoot.appendingPathComponent("Sources/Online")
-        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-        #expect(!files.isEmpty)
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
-                let module = line.split(separator: " ").last.map(String.init) ?? ""
-                #expect(!Self.onlineForbidden.contains(module), "Sources/Online/\(file): \(line)")
-            }
+        for (file, module, line) in try Self.imports(of: "Online") {
+            #expect(!Self.onlineForbidden.contains(module), "Sources/Online/\(file): \(line)")
         }
-        let manifest = try String(contentsOf: E2E.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let start = try #require(manifest.range(of: #"name: "Online", dependencies: ["#))
-        let close = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
-        let dependencies = manifest[start.upperBound..<close]
+        let dependencies = try Self.dependencies(of: "Online")
         #expect(dependencies.contains("\"CLibXML2\""), "found: \(dependencies)")
         for module in Self.onlineForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
@@ -65,21 +67,10 @@ import Testing
     static let serverForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK", "Faces"]
 
     @Test func eidTestServerImportsNoReaderNoSimulatorNoWorkflow() throws {
-        let folder = E2E.packageRoot.appendingPathComponent("Sources/EIDTestServer")
-        let files = try #require(FileManager.default.enumerator(atPath: folder.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-        #expect(!files.isEmpty)
-        for file in files {
-            let text = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.hasPrefix("import ") || line.contains(" import ") {
-                let module = line.split(separator: " ").last.map(String.init) ?? ""
-                #expect(!Self.serverForbidden.contains(module), "Sources/EIDTestServer/\(file): \(line)")
-            }
+        for (file, module, line) in try Self.imports(of: "EIDTestServer") {
+            #expect(!Self.serverForbidden.contains(module), "Sources/EIDTestServer/\(file): \(line)")
         }
-        let manifest = try String(contentsOf: E2E.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let start = try #require(manifest.range(of: #"name: "EIDTestServer", dependencies: ["#))
-        let close = try #require(manifest[start.upperBound...].firstIndex(of: "]"))
-        let dependencies = manifest[start.upperBound..<close]
+        let dependencies = try Self.dependencies(of: "EIDTestServer")
         #expect(dependencies.contains("\"Online\""), "found: \(dependencies)")
         for module in Self.serverForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
