@@ -49,7 +49,7 @@ public struct ServerPKI: Sendable {
     /// the SHA-256 hashes of `tlsCertificates` (DER) as CommCertificates; the test CSCA of
     /// `DocumentTestPKI`.
     public static func testPKI(
-        origin: String, tlsCertificates: [[UInt8]], rights: Set<AccessRight> = TestTerminal.defaultRights,
+        origin: String, tlsCertificates: [[UInt8]], rights: Set<AccessRight> = TestTerminal.eServiceRights,
         date: CalendarDate = .todayUTC()
     ) throws -> ServerPKI {
         let authority = TestCertificateAuthority.project

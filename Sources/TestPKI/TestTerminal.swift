@@ -11,6 +11,12 @@ public struct TestTerminal: Sendable {
         }
     ).union([.ageVerification, .communityIDVerification, .restrictedIdentification, .canAllowed])
 
+    /// The rights of an online eService's terminal (eid-testserver's): the default rights
+    /// without CAN allowed. CAN allowed is for on-site reading: a client that finds it in the AT
+    /// certificate offers it as an optional right (AusweisApp2 does in SDK mode), and when it is
+    /// kept runs PACE with the CAN instead of the PIN.
+    public static let eServiceRights: Set<AccessRight> = defaultRights.subtracting([.canAllowed])
+
     public let cvca: CVCertificate
     public let documentVerifier: IssuedCertificate
     public let terminal: IssuedCertificate

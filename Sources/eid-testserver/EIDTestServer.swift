@@ -71,7 +71,7 @@ struct PKI: ParsableCommand {
         let today = CalendarDate.todayUTC()
         let cvca = try TestCertificateAuthority.generate(
             holderReference: "DEEIDTSRV00001", effectiveDate: today, expirationDate: try today.adding(days: 3 * 365))
-        let terminal = try cvca.issueTerminal(validForDays: 90)
+        let terminal = try cvca.issueTerminal(rights: TestTerminal.eServiceRights, validForDays: 90)
         try write(Array(tls.certificatePEM.utf8), to: out + "/" + PKIFile.tlsCertificate)
         try write(Array(tls.keyPEM.utf8), to: out + "/" + PKIFile.tlsKey)
         try write(try cvca.certificate.encoded, to: out + "/" + PKIFile.cvca)

@@ -95,6 +95,22 @@ enum Fixture {
         #expect(outcome.result == .error(.securityConditionNotSatisfied))
     }
 
+    /// An online eService's AT certificate grants no CAN allowed: with it, AusweisApp2 (SDK mode)
+    /// offers CanAllowed as an optional right, ACCEPT keeps it, and it asks for the CAN, not the PIN.
+    @Test func theATCertificateInEAC1GrantsNoCANAllowed() throws {
+        var session = try Fixture.session()
+        let start = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: Fixture.sessionIdentifier)))
+        let reply = try #require(session.respond(toBody: start.encoded()).envelope)
+        guard case .didAuthenticate(let request) = reply.message, case .eac1(let eac1) = request.data else {
+            Issue.record("StartPAOS is answered with DIDAuthenticate EAC1")
+            return
+        }
+        let certificates = try eac1.certificates.map { try CVCertificate(encoded: $0) }
+        let terminal = try #require(certificates.first { $0.role == .terminal })
+        #expect(!terminal.body.chat.accessRights.contains(.canAllowed))
+        #expect(terminal.body.chat.accessRights.contains(.readDG4))
+    }
+
     @Test func aMessageOutOfOrderEndsTheSession() throws {
         var session = try Fixture.session()
         let start = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: Fixture.sessionIdentifier)))

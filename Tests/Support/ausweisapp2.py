@@ -60,15 +60,32 @@ class SoftwareCard:
         self.trace.close()
 
 
+# Where AusweisApp2 reads its settings below $HOME: Debian's build has no organisation name.
+SETTINGS_FILES = (".config/Unknown Organization/AusweisApp2.conf", ".config/AusweisApp2_CE/AusweisApp2.conf")
+# Pre-verification off: AusweisApp2 then hands the terminal certificate chain of a private test
+# PKI to the card (which checks it in Terminal Authentication) instead of refusing every chain
+# that does not end at one of its built-in CVCAs (PEERS.md).
+NO_PREVERIFICATION = {"preverification": {"enabled": "false"}}
+
+
 class AusweisApp2:
-    """One headless AusweisApp2 (`--ui websocket --port 0`) in a scratch directory."""
+    """One headless AusweisApp2 (`--ui websocket --port 0`) in a scratch directory, with
+    `settings` ({section: {key: value}}) written into its settings files before it starts."""
 
     START_TIMEOUT = 15.0
 
-    def __init__(self):
+    def __init__(self, settings=None):
         self.dir = tempfile.mkdtemp(prefix="eid-aa2-")
         for sub in ("home", "tmp", "xdg"):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700)
+        if settings:
+            text = "".join(f"[{section}]\n" + "".join(f"{key}={value}\n" for key, value in entries.items())
+                           for section, entries in settings.items())
+            for relative in SETTINGS_FILES:
+                path = os.path.join(self.dir, "home", relative)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
         env = dict(os.environ, HOME=f"{self.dir}/home", TMPDIR=f"{self.dir}/tmp",
                    XDG_RUNTIME_DIR=f"{self.dir}/xdg", QT_QPA_PLATFORM="offscreen")
         if "PCSCLITE_CSOCK_NAME" not in env:
@@ -174,6 +191,17 @@ class SDKClient:
             if message.get("msg") != name:
                 raise PeerError(f"expected {name}, got {message.get('msg')}: {strip(message)}")
             return message
+
+    async def expect_any(self, timeout, ignore=("READER", "STATUS", "INSERT_CARD")):
+        """The next message that is not in `ignore`."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise PeerError(f"no SDK message within {timeout:.0f} s")
+            message = await self.receive(left)
+            if message.get("msg") not in ignore:
+                return message
 
     async def expect_nothing(self, seconds, ignore=("READER", "STATUS")):
         """No message but those in `ignore` for `seconds`."""

@@ -1,0 +1,319 @@
+#!/usr/bin/python3
+"""Peer tests: AusweisApp2, the reference eID client, authenticates with eid-sim (in the test
+pcscd) as the card against `eid-testserver serve`, the project's eID server (issue 9, item 4).
+
+    ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
+    ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault), asserting
+                                                     nothing: what AusweisApp2 gives, its SDK
+                                                     transcript and log, for finding out
+
+One AusweisApp2 (pre-verification off: the test PKI is not one of its built-in CVCAs), one
+eid-sim card and one eid-testserver serve all cases, one after the other. Each case runs
+RUN_AUTH with tcTokenURL https://127.0.0.1:PORT/tctoken[?fault=NAME], answers ACCESS_RIGHTS
+with ACCEPT and ENTER_PIN with SET_PIN, and asserts on the final AUTH (result major and minor,
+url) and on the server's GET /result ("ok", the data read). On a failure the SDK transcript and
+AusweisApp2's log of the case (every APDU and TLS detail) are printed, secrets masked; after a
+timeout or a lost connection AusweisApp2 is restarted. Ends with `N passed, N failed`; exit status 1 when a case failed.
+"""
+import asyncio
+import os
+import re
+import signal
+import ssl
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, SoftwareCard,  # noqa: E402
+                         env_readers, strip, terminate)
+
+PIN = "123456"
+SECRETS = (PIN,)
+CASE_TIMEOUT = 45.0
+MAJOR = "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#"
+MINOR = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/"
+GIVEN_NAMES = '"GivenNames":"ERIKA"'
+
+# The URL AusweisApp2 gives in the final AUTH: the TcToken's RefreshAddress or its
+# CommunicationErrorAddress, each as given (in SDK mode it appends no result parameters), or none.
+REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
+
+
+def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN")):
+    """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
+    major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
+    what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
+    "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
+    and the questions AusweisApp2 asks before it ends."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked)
+
+
+def success(fault):
+    return case(fault, "ok", result="ok")
+
+
+def refused_before_the_card(fault, minor, url=REFRESH, result="error"):
+    return case(fault, "error", minor, url=url, result=result, asked=())
+
+
+# What a conforming client gives for each fault of `eid-testserver serve` (man/eid-testserver.1,
+# FAULTS), as AusweisApp2 gives it. Cases run in this order: a case whose /result stays
+# "unchanged" follows a success, so that a session it did run would show.
+CASES = [
+    success(None),
+    success("psk"),
+    case("wrong_ta_signature", "error", "al/common#noPermission"),
+    case("expired_at", "error", "al/common#noPermission"),
+    refused_before_the_card("description_hash_mismatch", "al/common#parameterError"),
+    refused_before_the_card("tls_not_in_description", "dp#trustedChannelEstablishmentFailed", COMMUNICATION_ERROR),
+    refused_before_the_card("sop_violation", "al/common#parameterError", COMMUNICATION_ERROR),
+    refused_before_the_card("two_at", "il/signature#invalidCertificatePath"),
+    case("chat_beyond_dv", "error", "al/common#noPermission"),
+    case("transmit_bad_mac", "error", "al/common#unknownError"),
+    case("final_error", "error", "al/common#internalError"),
+    refused_before_the_card("broken_xml", "al/common#internalError"),
+    refused_before_the_card("wrong_order", "al/common#internalError"),
+    case("abort_mid_transmit", "error", "al/common#internalError"),
+    success("initframework"),
+    refused_before_the_card("http_refresh", "dp#trustedChannelEstablishmentFailed", COMMUNICATION_ERROR,
+                            result="unchanged"),
+    success("eac_additional"),
+    refused_before_the_card("psk_wrong_key", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
+    success("aux_age"),
+    success("transmit_single"),
+    success("redirect"),
+    success("slow"),
+]
+
+
+class CaseFailed(PeerError):
+    """A case that did not go as expected, after which AusweisApp2's workflow has ended: the
+    next case can use the same AusweisApp2."""
+
+
+class TestServer:
+    """`eid-testserver serve --port 0` with fresh TLS credentials; stopped by its PID."""
+
+    def __init__(self, bin_dir, args=()):
+        self.process = subprocess.Popen(
+            [os.path.join(bin_dir, "eid-testserver"), "serve", "--port", "0", *args],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            self.port = self._wait_for_port()
+        except PeerError:
+            self.stop()
+            raise
+        self.origin = f"https://127.0.0.1:{self.port}"
+        self.tls = ssl.create_default_context()
+        self.tls.check_hostname = False
+        self.tls.verify_mode = ssl.CERT_NONE  # its self-signed certificate; /result is no secret
+
+    def _wait_for_port(self, timeout=20.0):
+        os.set_blocking(self.process.stdout.fileno(), False)
+        deadline, text = time.monotonic() + timeout, ""
+        while time.monotonic() < deadline:
+            try:
+                text += os.read(self.process.stdout.fileno(), 4096).decode(errors="replace")
+            except BlockingIOError:
+                pass
+            if "\n" in text and "(port " in text:
+                return int(text.split("(port ")[1].split(")")[0])
+            if self.process.poll() is not None:
+                raise PeerError(f"eid-testserver ended at start with status {self.process.returncode}")
+            time.sleep(0.02)
+        raise PeerError(f"eid-testserver printed no port within {timeout:.0f} s")
+
+    def tctoken_url(self, fault):
+        return self.origin + "/tctoken" + (f"?fault={fault}" if fault else "")
+
+    def result(self):
+        with urllib.request.urlopen(self.origin + "/result", context=self.tls, timeout=10) as answer:
+            return answer.read().decode()
+
+    def stop(self):
+        terminate(self.process)
+        self.process.stdout.close()
+
+
+async def authenticate(client, url):
+    """RUN_AUTH at `url`: ACCEPT the access rights, the PIN when asked; returns the final AUTH
+    and the names of the questions asked. Anything else asked is answered with CANCEL, and the
+    case fails once the workflow has ended."""
+    await client.send("RUN_AUTH", tcTokenURL=url)
+    asked = []
+    while True:
+        message = await client.expect_any(CASE_TIMEOUT)
+        name = message.get("msg")
+        if name == "AUTH" and ("result" in message or "error" in message):
+            return message, tuple(asked)
+        if name == "ACCESS_RIGHTS":
+            asked.append(name)
+            await client.send("ACCEPT")
+        elif name == "ENTER_PIN" and message.get("reader", {}).get("card", {}).get("retryCounter") == 3:
+            asked.append(name)
+            await client.send("SET_PIN", value=PIN)
+        elif name not in ("AUTH", "CERTIFICATE", "INFO"):
+            await client.send("CANCEL")
+            await client.expect("AUTH", timeout=15.0, ignore=("READER", "STATUS", "INSERT_CARD", name))
+            raise CaseFailed(f"unexpected {name}: {strip(message)}")
+
+
+def describe(fault, final, asked, result):
+    """One line: what AusweisApp2 and the server ended with."""
+    outcome = final.get("result", {})
+    url = final.get("url")
+    return (f"fault={fault or '-'}: major={outcome.get('major', '').removeprefix(MAJOR)} "
+            f"minor={(outcome.get('minor') or '').removeprefix(MINOR) or '-'} url={url or '-'} asked={','.join(asked)}"
+            f" | /result {result[:160]}")
+
+
+def url_kind(url, origin):
+    """Which of the TcToken's addresses `url` is (eid-testserver's RefreshAddress is
+    ORIGIN/refresh?session=ID, its CommunicationErrorAddress the same with &error=communication)."""
+    if not url:
+        return NONE
+    if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+", url):
+        return REFRESH
+    if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+&error=communication", url):
+        return COMMUNICATION_ERROR
+    return url
+
+
+def check(expected, final, asked, result, previous, origin):
+    """Raises PeerError unless AusweisApp2's final AUTH, the questions it asked and the server's
+    /result (and the one before this case, `previous`) are what `expected` says."""
+    outcome = final.get("result", {})
+    got = (outcome.get("major", "").removeprefix(MAJOR), (outcome.get("minor") or "").removeprefix(MINOR) or None)
+    if got != (expected["major"], expected["minor"]):
+        raise CaseFailed(f"AUTH result {got[0]}/{got[1]}, expected {expected['major']}/{expected['minor']}: "
+                        f"{outcome.get('message') or outcome.get('description')}")
+    if url_kind(final.get("url"), origin) != expected["url"]:
+        raise CaseFailed(f"AUTH url {final.get('url')!r}, expected the {expected['url']} address")
+    if asked != expected["asked"]:
+        raise CaseFailed(f"AusweisApp2 asked {list(asked)}, expected {list(expected['asked'])}")
+    if expected["result"] == "unchanged":
+        if result != previous:
+            raise CaseFailed(f"/result changed, but the client should not have reached PAOS: {result[:300]}")
+    elif expected["result"] == "ok":
+        if not result.startswith('{"ok":true') or GIVEN_NAMES not in result:
+            raise CaseFailed(f"/result does not show ok:true with the sample data: {result[:300]}")
+    elif not result.startswith('{"ok":false'):
+        raise CaseFailed(f"/result does not show ok:false: {result[:300]}")
+
+
+class Runner:
+    def __init__(self, bin_dir, probe):
+        self.bin_dir = bin_dir
+        self.probe = probe
+        self.reader, self.port = env_readers()[0]
+        self.app = self.client = self.card = self.server = None
+        self.pin_to_auth = []
+        self.log_offset = 0
+
+    async def start_app(self):
+        self.app = AusweisApp2(settings=NO_PREVERIFICATION)
+        self.client = await SDKClient.connect(self.app.url)
+        await self.client.wait_for_reader(self.reader, has_card=True)
+
+    async def stop_app(self):
+        if self.client:
+            try:
+                await asyncio.wait_for(self.client.close(), 5)
+            except Exception:
+                pass
+        if self.app:
+            self.app.stop()
+        self.app = self.client = None
+
+    async def run_case(self, expected):
+        previous = self.server.result()
+        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
+        result = self.server.result()
+        if self.probe:
+            print("  " + describe(expected["fault"], final, asked, result))
+            if "SET_PIN" in self.client.last_sent:
+                print(f"  SET_PIN -> AUTH {final['_at'] - self.client.last_sent['SET_PIN']:.3f} s")
+            print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+            print("  AusweisApp2 log of this case:\n" + self.app.log_since(self.log_offset, SECRETS))
+            return
+        check(expected, final, asked, result, previous, self.server.origin)
+        if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
+            self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
+
+    async def main(self, cases):
+        passed = failed = 0
+        # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
+        self.server = TestServer(self.bin_dir, ["--slow-delay", "1"])
+        try:
+            self.card = SoftwareCard(self.bin_dir, self.port)
+            for expected in cases:
+                name = expected["fault"] or "no fault"
+                log_offset = 0
+                try:
+                    if self.app is None:
+                        await self.start_app()
+                    log_offset = self.log_offset = self.app.log_size()
+                    self.client.transcript.clear()
+                    self.client.last_sent.clear()
+                    start = time.monotonic()
+                    await asyncio.wait_for(self.run_case(expected), CASE_TIMEOUT + 15)
+                    print(f"ok    auth, {name} ({time.monotonic() - start:.1f} s)", flush=True)
+                    passed += 1
+                except Exception as error:  # a failed expectation, a timeout, a peer gone: one failed case
+                    failed += 1
+                    if isinstance(error, asyncio.TimeoutError):
+                        reason = f"no result within {CASE_TIMEOUT + 15:.0f} s"
+                    else:
+                        reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
+                    print(f"FAIL  auth, {name}: {reason}", flush=True)
+                    if self.client:
+                        print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+                    if self.app:
+                        print("  AusweisApp2 log of this case:")
+                        print(self.app.log_since(log_offset, SECRETS))
+                    if not isinstance(error, CaseFailed):
+                        await self.stop_app()  # the workflow may still run: a fresh AusweisApp2
+        finally:
+            await self.stop_app()
+            if self.card:
+                self.card.stop()
+            self.server.stop()
+        if self.pin_to_auth:
+            times = sorted(self.pin_to_auth)
+            print(f"AusweisApp2 SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
+                  f"{times[0]:.2f}-{times[-1]:.2f} s over {len(times)} authentications")
+        return passed, failed
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: ausweisapp2_auth_peer_tests.py BIN_DIR [FAULT...]   (inside Tests/Support/pcsc-env.sh run)")
+    probe = sys.argv[2:]
+    cases = [case(None if name == "-" else name, "?") for name in probe] if probe else CASES
+    print("AusweisApp2 peer tests (RUN_AUTH with eid-sim through pcscd against eid-testserver)", flush=True)
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2, eid-sim and the server stop
+
+    signal.signal(signal.SIGTERM, interrupted)
+    runner = Runner(sys.argv[1], bool(probe))
+    try:
+        passed, failed = asyncio.run(runner.main(cases))
+    except KeyboardInterrupt:
+        print("interrupted")
+        sys.exit(130)
+    except PeerError as error:  # eid-testserver or eid-sim did not start
+        print(f"FAIL  {error}")
+        sys.exit(1)
+    finally:
+        if runner.app:
+            runner.app.stop()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
