@@ -38,6 +38,9 @@ import Testing
         #expect(try pki.description.matches(pki.terminal.certificate))
         #expect(pki.csca.der == Self.files[.csca])
         #expect(pki.authority != nil, "cvca.key makes chat_beyond_dv possible")
+        let beyond = try EIDServerSession(
+            configuration: SessionConfiguration(sessionIdentifier: "s", pki: pki, faults: ServerFaults([.chatBeyondDV])))
+        #expect(beyond.state == .waitingForStartPAOS)
         // Without cvca.key the rest still serves, but no session can issue a new DV.
         var withoutKey = Self.files
         withoutKey[.cvcaKey] = nil

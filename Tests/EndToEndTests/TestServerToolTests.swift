@@ -127,6 +127,27 @@ struct TestServerToolTests {
         #expect(foreignTLS.stderr.contains("lack the SHA-256 of tls-cert.pem"), "\(foreignTLS.stderr)")
     }
 
+    /// `--attributes`: the client is asked for exactly the list (required and optional), and
+    /// the server reads just that.
+    @Test func attributesChooseWhatTheServerAsksForAndReads() throws {
+        let server = AuthAgainstTestServerTests()
+        try server.withServer(options: ["--attributes", "GivenNames,FamilyNames,DateOfBirth?"]) { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
+                stdin: AuthAgainstTestServerTests.answers, timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            let rights = try #require(auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })
+            let chat = try #require(rights["chat"] as? [String: Any])
+            #expect(Set(chat["required"] as? [String] ?? []) == ["GivenNames", "FamilyName"])
+            #expect((chat["optional"] as? [String] ?? []).contains("DateOfBirth"))
+            #expect(!(chat["required"] as? [String] ?? []).contains("Address"))
+            let read = try server.result(port: port)
+            #expect(read.hasPrefix(#"{"ok":true"#), "\(read)")
+            #expect(read.contains(#""GivenNames":"ERIKA""#) && read.contains(#""DateOfBirth""#))
+            #expect(!read.contains(#""Address""#) && !read.contains(#""Nationality""#), "\(read)")
+        }
+    }
+
     @Test func aBadAttributeListIsRefused() throws {
         let result = try runTool("eid-testserver", ["serve", "--port", "0", "--attributes", "GivenNames,ShoeSize?"])
         #expect(result.status != 0)
