@@ -23,8 +23,11 @@ struct MatchingCard {
         SecurityInfos([
             .terminalAuthentication(TerminalAuthenticationInfo(protocol: .idTA, version: 2)),
             .chipAuthentication(
-                ChipAuthenticationInfo(protocol: ChipAuthenticationProtocol.ecdhAES128.oid, version: 2, keyID: Self.keyID)),
-            .pace(PACEInfo(protocol: OID.idPACE.appending(2, 2), version: 2, parameterID: Self.brainpoolP256r1ParameterID)),
+                ChipAuthenticationInfo(
+                    protocol: ChipAuthenticationProtocol.ecdhAES128.oid, version: 2, keyID: Self.keyID)),
+            .pace(
+                PACEInfo(protocol: OID.idPACE.appending(2, 2), version: 2, parameterID: Self.brainpoolP256r1ParameterID)
+            ),
             .chipAuthenticationDomainParameter(
                 ChipAuthenticationDomainParameterInfo(
                     protocol: OID.idCA.appending(2), domainParameter: .standardized(Self.brainpoolP256r1ParameterID),

@@ -36,7 +36,9 @@ public enum ServerPKIDirectory {
             issuer: csca, issuerKey: cscaKey, serial: 2, notBefore: start, days: 3652, isCA: false)
         let card = try MatchingCard.generate()
 
-        func hexKey(_ key: ECKeyPair) throws -> [UInt8] { Array((try key.privateKey.rawScalar().hexString + "\n").utf8) }
+        func hexKey(_ key: ECKeyPair) throws -> [UInt8] {
+            Array((try key.privateKey.rawScalar().hexString + "\n").utf8)
+        }
         return [
             .cvca: try cvca.certificate.encoded,
             .cvcaKey: try hexKey(cvca.keyPair),

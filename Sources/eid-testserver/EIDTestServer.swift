@@ -41,7 +41,8 @@ func contents(of file: ServerPKIFile, in directory: String) -> [UInt8]? {
 
 struct PKI: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a fresh test PKI: TLS, CVCA, DV and AT with keys, certificate description, CSCA, a matching card.",
+        abstract:
+            "Write a fresh test PKI: TLS, CVCA, DV and AT with keys, certificate description, CSCA, a matching card.",
         discussion: """
             Writes into DIR: tls-cert.pem and tls-key.pem (self-signed RSA 3072 for the origin's \
             host, localhost and 127.0.0.1); cvca.cvcert (the CVCA a card or client is told to \
@@ -164,8 +165,9 @@ struct Serve: ParsableCommand {
             credentials = TLSServerCredentials(
                 certificatePEM: try read(pki + "/" + ServerPKIFile.tlsCertificate.rawValue),
                 keyPEM: try read(pki + "/" + ServerPKIFile.tlsKey.rawValue))
-            guard let origin = try read(pki + "/" + ServerPKIFile.origin.rawValue).split(separator: "\n").first
-                .map(String.init), let originPort = originPort(origin)
+            guard
+                let origin = try read(pki + "/" + ServerPKIFile.origin.rawValue).split(separator: "\n").first
+                    .map(String.init), let originPort = originPort(origin)
             else { throw ValidationError("\(pki)/origin does not hold https://HOST:PORT: make the directory again") }
             if let port, port != originPort {
                 throw ValidationError(

@@ -39,7 +39,8 @@ import Testing
         #expect(pki.csca.der == Self.files[.csca])
         #expect(pki.authority != nil, "cvca.key makes chat_beyond_dv possible")
         let beyond = try EIDServerSession(
-            configuration: SessionConfiguration(sessionIdentifier: "s", pki: pki, faults: ServerFaults([.chatBeyondDV])))
+            configuration: SessionConfiguration(sessionIdentifier: "s", pki: pki, faults: ServerFaults([.chatBeyondDV]))
+        )
         #expect(beyond.state == .waitingForStartPAOS)
         // Without cvca.key the rest still serves, but no session can issue a new DV.
         var withoutKey = Self.files
@@ -127,7 +128,8 @@ import Testing
         // the directory's).
         files = Self.files
         files[.description] = try ServerPKI.description(
-            subjectURL: Self.origin, commCertificates: [try Digest.sha256.hash(Self.tls), [UInt8](repeating: 1, count: 32)]
+            subjectURL: Self.origin,
+            commCertificates: [try Digest.sha256.hash(Self.tls), [UInt8](repeating: 1, count: 32)]
         ).encoded
         #expect(throws: ServerPKIDirectoryError.invalid(.descriptionHashMismatch)) { try load(files) }
         files = Self.files
@@ -147,4 +149,3 @@ import Testing
         }
     }
 }
-

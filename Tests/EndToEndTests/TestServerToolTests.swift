@@ -136,7 +136,8 @@ struct TestServerToolTests {
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
                 stdin: AuthAgainstTestServerTests.answers, timeout: 60)
             #expect(auth.status == 0, "\(auth.stderr)")
-            let rights = try #require(auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })
+            let rights = try #require(
+                auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })
             let chat = try #require(rights["chat"] as? [String: Any])
             #expect(Set(chat["required"] as? [String] ?? []) == ["GivenNames", "FamilyName"])
             #expect((chat["optional"] as? [String] ?? []).contains("DateOfBirth"))

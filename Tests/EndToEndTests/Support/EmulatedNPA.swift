@@ -37,6 +37,7 @@ final class EmulatedNPA: VPCDCardProcess {
         }
         try super.init(
             reader: reader, executable: URL(fileURLWithPath: Self.python),
-            arguments: [Self.launcher.path, "--type", "nPA", "--hostname", "127.0.0.1", "--port", String(port)] + options)
+            arguments: [Self.launcher.path, "--type", "nPA", "--hostname", "127.0.0.1", "--port", String(port)]
+                + options)
     }
 }
