@@ -112,7 +112,7 @@ let package = Package(
         .executableTarget(
             name: "eid-testserver",
             dependencies: [
-                "EIDTestServerHTTPS", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
+                "EIDTestServerHTTPS", "EIDTestServer", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

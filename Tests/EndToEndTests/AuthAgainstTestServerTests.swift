@@ -10,11 +10,11 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
         "needs the built eid-testserver binary: run `make test`"))
 struct AuthAgainstTestServerTests {
-    /// Runs `serve --port 0` for the length of `body`, which gets the port.
-    func withServer(_ body: (Substring) throws -> Void) throws {
+    /// Runs `serve --port 0` (and `options`) for the length of `body`, which gets the port.
+    func withServer(options: [String] = [], _ body: (Substring) throws -> Void) throws {
         let serve = Process()
         serve.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
-        serve.arguments = ["serve", "--port", "0"]
+        serve.arguments = ["serve", "--port", "0"] + options
         let serveOut = Pipe()
         serve.standardOutput = serveOut
         serve.standardError = Pipe()
