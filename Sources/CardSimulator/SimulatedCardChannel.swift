@@ -29,7 +29,9 @@ public final class SimulatedCardChannel: CardChannel, @unchecked Sendable {
         lock.withLock { count += 1 }
         let response = card.respond(to: encoded)
         guard !response.isEmpty else { throw CardError.cardRemoved }
-        guard response.count >= 2 else { throw CardError.malformedResponse("\(response.count) byte(s), need at least 2") }
+        guard response.count >= 2 else {
+            throw CardError.malformedResponse("\(response.count) byte(s), need at least 2")
+        }
         return response
     }
 }

@@ -40,7 +40,10 @@ extension ThroughPCSCD {
         func auth(_ reader: String, _ port: Substring, _ answers: [String]) throws -> RunResult {
             try runTool(
                 "eid",
-                ["auth", "--json", "--test-pki", "--reader", reader, "--timeout", "10", "https://127.0.0.1:\(port)/tctoken"],
+                [
+                    "auth", "--json", "--test-pki", "--reader", reader, "--timeout", "10",
+                    "https://127.0.0.1:\(port)/tctoken",
+                ],
                 stdin: answers.map { $0 + "\n" }.joined(), timeout: 60)
         }
 

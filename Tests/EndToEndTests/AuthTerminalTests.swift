@@ -19,7 +19,8 @@ struct AuthTerminalTests {
     /// `eid auth --simulator` with `options` in tmux, with no pcscd reachable.
     func session(_ port: Substring, _ options: [String] = []) throws -> TmuxSession {
         let eid = E2E.binDir.appendingPathComponent("eid").path
-        let line = (["'\(eid)'", "auth", "--simulator", "--timeout", "20"] + options
+        let line =
+            (["'\(eid)'", "auth", "--simulator", "--timeout", "20"] + options
             + ["https://127.0.0.1:\(port)/tctoken"]).joined(separator: " ")
         return try TmuxSession(line, environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"])
     }

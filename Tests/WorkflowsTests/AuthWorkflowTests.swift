@@ -359,8 +359,8 @@ final class ReactivePeer: ScriptedPeer {
         // Checks that the example really is one a parse and re-encode would change.
         #expect(try CommandAPDU(bytes: apdu).bytes != apdu)
         let channel = RecordingChannel(answer: [0x99, 0x02, 0x90, 0x00, 0x90, 0x00])
-        let session = EIDAuthCardSession(
-            channel: channel, paceInfo: PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 13), csca: nil)
+        let info = PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 13)
+        let session = EIDAuthCardSession(channel: channel, paceInfo: info, csca: nil)
         #expect(try session.transmit(apdu) == [0x99, 0x02, 0x90, 0x00, 0x90, 0x00])
         #expect(channel.received == [apdu])
     }
