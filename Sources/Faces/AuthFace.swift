@@ -73,13 +73,14 @@ public struct AuthFace {
         do {
             tcTokenURL = try ActivationURL.tcTokenURL(from: url)
         } catch {
-            return endEarly(.authInvalidActivationURL(error), url: nil)
+            return endEarly(.authInvalidActivationURL(error), url: nil, opened: false)
         }
+        if options.json { StatusReport.opening.forEach(console.json) }
         let tcToken: TcToken
         let transport: PAOSTransport
         switch connect(tcTokenURL) {
         case .success(let connected): (tcToken, transport) = connected
-        case .failure(let failure): return endEarly(failure.reason, url: nil)
+        case .failure(let failure): return endEarly(failure.reason, url: nil, opened: options.json)
         }
         let provider: any CardReaderProvider
         do {
@@ -89,7 +90,7 @@ public struct AuthFace {
         }
         let cancelWait = CancelWait(provider)
 
-        let peer: SDKPeer
+        var peer: SDKPeer
         let stdinReader: StandardInputReader?
         let interruption: Interruption
         if options.json && !context.input.isTerminal {
@@ -117,6 +118,11 @@ public struct AuthFace {
             interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
         }
 
+        var status: StatusReport?
+        if options.json {
+            status = StatusReport(inner: peer, opened: true)
+            peer = status!
+        }
         let csca = trust.csca
         let workflow = AuthWorkflow(
             configuration: .init(
@@ -124,6 +130,7 @@ public struct AuthFace {
             provider: provider, peer: peer, transport: transport, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout),
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+        if let status { workflow.onProgress = status.report }
         stdinReader?.start()
         let result = withExtendedLifetime(interruption) { workflow.run() }
         guard result.outcome.result.major != .ok else { return ExitStatus.success }
@@ -132,13 +139,17 @@ public struct AuthFace {
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 
-    /// A failure before the workflow could start: AUTH, then AUTH with the result (JSON), or the
-    /// sentence (terminal).
-    private func endEarly(_ reason: FailureReason, url: String?) -> Int32 {
+    /// A failure before the workflow could start: AUTH (unless `opened`), STATUS at 80 % as
+    /// AusweisApp's refresh step sends it, then AUTH with the result (JSON); or the sentence
+    /// (terminal).
+    private func endEarly(_ reason: FailureReason, url: String?, opened: Bool) -> Int32 {
         let console = context.console
         let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
         if options.json {
-            console.json(.auth(result: nil, url: nil))
+            if !opened { console.json(.auth(result: nil, url: nil)) }
+            if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
+                console.json(StatusReport.status(last, state: nil))
+            }
             console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
         }
         return console.report(reason)

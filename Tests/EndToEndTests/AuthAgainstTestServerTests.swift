@@ -103,7 +103,9 @@ extension ThroughPCSCD {
                         stdin: AuthAgainstTestServerTests.answers, timeout: 60)
                     #expect(auth.status == 0, "\(auth.stderr)")
                     #expect(
-                        messageNames(auth.stdoutLines) == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+                        messageNames(auth.stdoutLines).filter { $0 != "STATUS" } == [
+                            "AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH",
+                        ])
                     #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
                     let read = try server.result(port: serverPort)
                     #expect(read.hasPrefix(#"{"ok":true"#) && read.contains(#""GivenNames":"ERIKA""#))

@@ -58,8 +58,11 @@ public final class AuthWorkflow {
     let timeouts: ChangePINWorkflow.Timeouts
     let openSession: (CardConnection, PACEInfo) -> AuthCard
 
-    /// Called with every state the workflow enters (STATUS will report them).
+    /// Called with every state the workflow enters.
     public var onState: (AuthState) -> Void = { _ in }
+    /// Called when the progress changes (the JSON face sends STATUS); the workflow starts at
+    /// `AuthProgress.start`, which the caller reports before fetching the TcToken.
+    public var onProgress: (AuthProgress) -> Void = { _ in }
 
     public init(
         configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
@@ -83,8 +86,16 @@ public final class AuthWorkflow {
             run.answer?.wipe()
             run.found?.connection.disconnect(resetCard: true)
         }
+        var progress = AuthProgress.start
+        let entered = { [onState, onProgress] (state: AuthState) in
+            onState(state)
+            if let next = progress.entering(state) {
+                progress = next
+                onProgress(next)
+            }
+        }
         let outcome = AuthState.start.run(
-            onState: onState, perform: { perform($0, &run) },
+            onState: entered, perform: { perform($0, &run) },
             finished: { state in
                 if case .finished(let outcome) = state { return outcome }
                 return nil
@@ -93,7 +104,7 @@ public final class AuthWorkflow {
                 let reason = FailureReason.authCardError(
                     .transportFailed("the authentication stopped in \(state.name)"))
                 let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
-                onState(.finished(outcome))
+                entered(.finished(outcome))
                 return outcome
             },
             transition: AuthState.transition)
