@@ -1,5 +1,6 @@
-// Generated from the public certificate lists named below; the bytes are the certificates as
-// published, unchanged. Regenerate rather than edit by hand.
+// The certificates of the public lists named below, byte for byte (hex decoded, unchanged), one
+// entry each with its CHR, CAR and validity as the certificate itself states them. A new CVCA or
+// link certificate is added the same way, newest first; GermanEIDPKITests checks every entry.
 
 extension GermanEIDPKI {
     /// The production CVCA of the German eID PKI (DECVCAeID, run by the BSI) and its link
