@@ -149,9 +149,13 @@ final class CurlTransfer {
         defer { _ = eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil) }
         var ok = eid_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK
         ok = ok && eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
+        // NOBODY stays set on the handle: every method sets it, HEAD on, the others off.
+        ok = ok && eid_curl_setopt_long(handle, CURLOPT_NOBODY, request.method == .head ? 1 : 0) == CURLE_OK
         switch request.method {
         case .get:
             ok = ok && eid_curl_setopt_long(handle, CURLOPT_HTTPGET, 1) == CURLE_OK
+        case .head:
+            break
         case .post(let body):
             ok = ok && eid_curl_setopt_long(handle, CURLOPT_POST, 1) == CURLE_OK
             ok = ok && eid_curl_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) == CURLE_OK

@@ -18,10 +18,10 @@ import Workflows
 
     func run(
         _ harness: Harness, server: InProcessEIDServer, json: Bool, yes: Bool = false, deny: [String] = [],
-        url: String = InProcessEIDServer.tcTokenURL
+        url: String = InProcessEIDServer.tcTokenURL, trust: AuthFace.Trust = AuthFaceTests.trust
     ) -> Int32 {
         AuthFace(
-            context: harness.context, options: .init(json: json, timeout: 10, yes: yes, deny: deny), trust: Self.trust,
+            context: harness.context, options: .init(json: json, timeout: 10, yes: yes, deny: deny), trust: trust,
             connect: server.connect
         ).run(url: url)
     }
@@ -169,5 +169,33 @@ import Workflows
         #expect(run(harness, server: server, json: false) == ExitStatus.success)
         #expect(!harness.sink.output.joined().contains("STATUS"))
         #expect(!harness.sink.output.contains { $0.contains("progress") })
+    }
+
+    /// What `eid auth` trusts unless told more: the German eID PKI's production and test CVCAs
+    /// (self-signed anchors) with their link certificates; the project's test CVCA only when added.
+    @Test func builtInTrustIsTheGermanEIDPKI() {
+        let trust = AuthFace.Trust.builtIn(adding: [], date: .todayUTC())
+        #expect(
+            trust.anchors.map(\.body.holderReference) == ["DECVCAeID00102", "DETESTeID00001", "DECVCAeIDCT00001"])
+        #expect(trust.links.count == 16)
+        #expect(trust.links.contains { $0.body.holderReference == "DECVCAeID00107" })
+        let project = TestCertificateAuthority.project.certificate
+        #expect(!trust.anchors.contains(project) && !trust.links.contains(project))
+        #expect(AuthFace.Trust.builtIn(adding: [project], date: .todayUTC()).anchors.last == project)
+    }
+
+    /// The project's test CVCA is not trusted by default: its server is refused in
+    /// pre-verification, before the card and the PIN.
+    @Test func theProjectTestPKIIsRefusedUnlessAdded() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        let builtIn = AuthFace.Trust.builtIn(adding: [], csca: SimulatorTestPKI.csca, date: .todayUTC())
+        #expect(run(harness, server: server, json: true, trust: builtIn) == ExitStatus.refused)
+        #expect(harness.sink.messages == ["AUTH", "AUTH"])
+        #expect(harness.sink.output.last?.contains("resultmajor#error") == true)
+        let added = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        let withProject = AuthFace.Trust.builtIn(
+            adding: [TestCertificateAuthority.project.certificate], csca: SimulatorTestPKI.csca, date: .todayUTC())
+        #expect(run(added, server: try InProcessEIDServer(), json: true, trust: withProject) == ExitStatus.success)
     }
 }

@@ -36,14 +36,15 @@ import Testing
 
     func authenticate(
         peer: ScriptedPeer, server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
-        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
+        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate],
+        refreshClient: RefreshAddressClient? = nil
     ) throws -> Run {
         let server = try server ?? FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
                 tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken, trustAnchors: trustAnchors,
                 date: .todayUTC(), csca: SimulatorTestPKI.csca),
-            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server,
+            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server, refreshClient: refreshClient,
             timeouts: .init(card: 5, input: 5),
             openSession: { connection, info in
                 EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
@@ -248,6 +249,31 @@ import Testing
         #expect(run.result.outcome.result == .ok)
         #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_CAN", "ENTER_PIN", "AUTH"])
         #expect(run.server.dataGroup4 != nil)
+    }
+
+    /// §1.6 in the workflow: the refresh address (same origin as the subjectURL) gets a HEAD for
+    /// its TLS certificate; a certificate not in the description leaves no refresh URL, so the
+    /// browser goes to the CommunicationErrorAddress and the success becomes communicationError.
+    @Test func theRefreshAddressIsCheckedBeforeItIsGiven() throws {
+        let refresh = "https://service.example/done?ref=1"
+        let good = ScriptedRefreshClient([
+            refresh: .success(
+                RefreshAddressVisit(status: 200, location: nil, serverCertificate: FakeEIDServer.tlsCertificate))
+        ])
+        let run = try authenticate(peer: ScriptedPeer([Self.accept, Self.pin]), refreshClient: good)
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        #expect(run.result.url == refresh + "&ResultMajor=ok")
+        #expect(good.requests.map(\.url) == [refresh] && good.requests.map(\.headOnly) == [true])
+
+        let stranger = ScriptedRefreshClient([
+            refresh: .success(RefreshAddressVisit(status: 200, location: nil, serverCertificate: Array("other".utf8)))
+        ])
+        let refused = try authenticate(peer: ScriptedPeer([Self.accept, Self.pin]), refreshClient: stranger)
+        #expect(refused.result.outcome.reason == .authRefreshAddressFailed(.certificateNotInDescription))
+        #expect(refused.result.outcome.result == .error(.communicationError))
+        #expect(refused.result.url == "https://service.example/error?ResultMajor=error&ResultMinor=communicationError")
+        #expect(refused.finalAuth?.0?.major == ECardAPIResult.Major.error.rawValue)
+        #expect(refused.finalAuth?.1 == refused.result.url)
     }
 }
 
