@@ -191,7 +191,8 @@ import Workflows
         let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
         let builtIn = AuthFace.Trust.builtIn(adding: [], csca: SimulatorTestPKI.csca, date: .todayUTC())
         #expect(run(harness, server: server, json: true, trust: builtIn) == ExitStatus.refused)
-        #expect(harness.sink.messages == ["AUTH", "AUTH"])
+        // No ACCESS_RIGHTS and no ENTER_PIN: the chain is refused before the user is asked.
+        #expect(harness.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
         #expect(harness.sink.output.last?.contains("resultmajor#error") == true)
         let added = Harness(input: ScriptedInput([Self.accept, Self.pin]))
         let withProject = AuthFace.Trust.builtIn(
