@@ -135,7 +135,7 @@ struct TestServerToolTests {
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
                 stdin: AuthAgainstTestServerTests.answers, timeout: 60)
-            #expect(auth.status == 0, "\(auth.stderr)")
+            #expect(auth.status == 0, "\(auth.stderr)\n\(auth.stdoutLines.joined(separator: "\n"))")
             let rights = try #require(
                 auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })
             let chat = try #require(rights["chat"] as? [String: Any])
