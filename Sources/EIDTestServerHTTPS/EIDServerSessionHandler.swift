@@ -77,4 +77,8 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     }
 
     public func resultJSON() -> [UInt8] { Array((sessions.lastResult?.jsonText ?? Self.noResultYet).utf8) }
+
+    public func resultJSON(sessionID: String) -> [UInt8]? {
+        sessions.result(of: sessionID).map { Array($0.jsonText.utf8) }
+    }
 }

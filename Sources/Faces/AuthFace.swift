@@ -72,7 +72,12 @@ public struct AuthFace {
     /// Why `Connect` gave no transport: a FailureReason (a typed wrapper, so `Result` can hold it).
     public struct ConnectFailure: Error {
         public var reason: FailureReason
-        public init(_ reason: FailureReason) { self.reason = reason }
+        /// The AUTH message's url, when there is one (a refused TcToken's CommunicationErrorAddress).
+        public var url: String?
+        public init(_ reason: FailureReason, url: String? = nil) {
+            self.reason = reason
+            self.url = url
+        }
     }
 
     let context: FaceContext
@@ -107,7 +112,7 @@ public struct AuthFace {
         let transport: PAOSTransport
         switch connect(tcTokenURL) {
         case .success(let connected): (tcToken, transport) = connected
-        case .failure(let failure): return endEarly(failure.reason, url: nil, opened: options.json)
+        case .failure(let failure): return endEarly(failure.reason, url: failure.url, opened: options.json)
         }
         let provider: any CardReaderProvider
         do {

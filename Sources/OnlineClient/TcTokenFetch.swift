@@ -19,13 +19,21 @@ public struct TcTokenFetch {
     /// Why no usable TcToken came back.
     public enum Failure: Error {
         case unavailable(PAOSTransportError)
-        case invalid(TcTokenError)
+        /// The token was refused; a usable CommunicationErrorAddress it holds comes along.
+        case invalid(TcTokenError, communicationErrorAddress: String?)
 
         public var reason: FailureReason {
             switch self {
             case .unavailable(let error): return .authTcTokenUnavailable(error)
-            case .invalid(let error): return .authInvalidTcToken(error)
+            case .invalid(let error, _): return .authInvalidTcToken(error)
             }
+        }
+
+        /// Where the browser goes (AusweisApp's StateRedirectBrowser): a refused token's https
+        /// CommunicationErrorAddress with communicationError; without a token, nowhere.
+        public var url: String? {
+            guard case .invalid(_, let address?) = self else { return nil }
+            return RefreshResult.error(.communicationError).appended(to: address)
         }
     }
 
@@ -47,7 +55,7 @@ public struct TcTokenFetch {
             token = try TcToken.parse(response.body)
             try token.checkAttachedServer(tcTokenURL: tcTokenURL)
         } catch {
-            throw .invalid(error)
+            throw .invalid(error, communicationErrorAddress: TcToken.communicationErrorAddress(ofRefused: response.body))
         }
         return Fetched(tcToken: token, serverCertificates: chain.serverCertificates)
     }

@@ -40,7 +40,7 @@ public final class FrontEndRoutes: Sendable {
         case ("GET", "/tctoken"): return tcToken(request)
         case ("GET", "/refresh"): return refreshPage(request)
         case ("GET", "/result"):
-            return FrontEndResponse(status: 200, contentType: "application/json", body: handler.resultJSON())
+            return result(request)
         case ("GET", "/stats"):
             return FrontEndResponse(status: 200, contentType: "application/json", body: Array(statistics.json.utf8))
         case (_, let path) where path.hasPrefix("/paos/"):
@@ -167,6 +167,20 @@ public final class FrontEndRoutes: Sendable {
             : FrontEndResponse(status: reply.status, contentType: "text/plain; charset=utf-8", body: reply.body)
         if session.slow { response.delay = configuration.slowDelay }
         return response
+    }
+
+    /// The last finished session's result, or with `?session=ID` that session's (404 while it
+    /// runs or when there is none).
+    private func result(_ request: FrontEndRequest) -> FrontEndResponse {
+        guard let id = request.parameter("session") else {
+            return FrontEndResponse(status: 200, contentType: "application/json", body: handler.resultJSON())
+        }
+        guard let json = handler.resultJSON(sessionID: id) else {
+            return FrontEndResponse(
+                status: 404, contentType: "application/json",
+                body: Array(#"{"ok":false,"error":"no finished session of that id"}"#.utf8))
+        }
+        return FrontEndResponse(status: 200, contentType: "application/json", body: json)
     }
 
     private func refreshPage(_ request: FrontEndRequest) -> FrontEndResponse {

@@ -13,6 +13,16 @@ public protocol PAOSSessionHandler: Sendable {
 
     /// The last finished session as JSON (`{"ok":…,"read":{…},"error":…}`), for `GET /result`.
     func resultJSON() -> [UInt8]
+
+    /// The result of session `sessionID` as JSON, once it has finished; nil while it runs or
+    /// when there is no such session. For `GET /result?session=ID`, which clients running
+    /// several sessions side by side ask instead of `/result`.
+    func resultJSON(sessionID: String) -> [UInt8]?
+}
+
+extension PAOSSessionHandler {
+    /// A handler that keeps no results per session.
+    public func resultJSON(sessionID: String) -> [UInt8]? { nil }
 }
 
 /// A PAOS answer: HTTP status and body (200 bodies are SOAP, application/vnd.paos+xml), or no

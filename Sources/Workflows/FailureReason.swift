@@ -122,9 +122,12 @@ public enum FailureReason: Equatable, Sendable {
             return ExitStatus.cardError
         case .readerServiceUnavailable: return ExitStatus.serviceUnavailable
         case .authUserCancelled, .authInputTimeout: return ExitStatus.cancelled
-        case .authCardRemoved, .authCardError, .authEACRefused, .authCardNotGenuine: return ExitStatus.cardError
+        case .authCardRemoved, .authCardError, .authCardNotGenuine: return ExitStatus.cardError
         case .authPUKInoperative: return ExitStatus.cardState
-        case .authCheckFailed, .authUnexpectedServerMessage, .authMalformedServerMessage, .authServerResult:
+        // The card refusing the service's terminal (its signature, its certificates) refuses the
+        // service, not the card.
+        case .authCheckFailed, .authEACRefused, .authUnexpectedServerMessage, .authMalformedServerMessage,
+            .authServerResult:
             return ExitStatus.refused
         case .authConnectionFailed, .authTcTokenUnavailable: return ExitStatus.network
         case .authInvalidTcToken: return ExitStatus.refused

@@ -105,7 +105,7 @@ struct Serve: ParsableCommand {
         abstract: "Serve the eService and the eID server over HTTPS.",
         discussion: """
             GET / (start page), GET /tctoken[?fault=NAME,...] (a TcToken for a new session), \
-            POST /paos/SESSION (the PAOS endpoint), GET /refresh, GET /result (the last session as JSON).
+            POST /paos/SESSION (the PAOS endpoint), GET /refresh, GET /result[?session=ID] (the last session, or that one, as JSON).
             """)
 
     @Option(

@@ -14,7 +14,7 @@ enum OnlineConnection {
             let transport = try HTTPPAOSTransport(session: session, fetched: fetched)
             return .success((fetched.tcToken, transport))
         } catch let failure as TcTokenFetch.Failure {
-            return .failure(AuthFace.ConnectFailure(failure.reason))
+            return .failure(AuthFace.ConnectFailure(failure.reason, url: failure.url))
         } catch let error as PAOSTransportError {
             return .failure(AuthFace.ConnectFailure(.authConnectionFailed(error)))
         } catch {

@@ -111,6 +111,24 @@ import Testing
         }
     }
 
+    /// A token refused for another rule still tells where the browser goes: its https
+    /// CommunicationErrorAddress (AusweisApp sends it there with communicationError); an http
+    /// one, two of them, or broken XML tell nothing.
+    @Test func aRefusedTokenStillGivesItsHTTPSCommunicationErrorAddress() {
+        let httpRefresh = Self.valid.replacingOccurrences(
+            of: "https://service.example/done", with: "http://service.example/done")
+        let refused = Self.token(httpRefresh + "<CommunicationErrorAddress>https://service.example/err</CommunicationErrorAddress>")
+        #expect(throws: TcTokenError.notHTTPS("RefreshAddress")) { try TcToken.parse(refused) }
+        #expect(TcToken.communicationErrorAddress(ofRefused: refused) == "https://service.example/err")
+        let http = Self.token(httpRefresh + "<CommunicationErrorAddress>http://service.example/err</CommunicationErrorAddress>")
+        #expect(TcToken.communicationErrorAddress(ofRefused: http) == nil)
+        let twice = Self.token(
+            httpRefresh + "<CommunicationErrorAddress>https://a.example/</CommunicationErrorAddress>"
+                + "<CommunicationErrorAddress>https://b.example/</CommunicationErrorAddress>")
+        #expect(TcToken.communicationErrorAddress(ofRefused: twice) == nil)
+        #expect(TcToken.communicationErrorAddress(ofRefused: Array("TcToken".utf8)) == nil)
+    }
+
     @Test func rule5KeepsAnHTTPErrorAddressButDoesNotUseIt() throws {
         let httpError = Self.valid + "<CommunicationErrorAddress>http://s.example/e</CommunicationErrorAddress>"
         let token = try TcToken.parse(Self.token(httpError))

@@ -159,6 +159,14 @@ import Testing
         #expect(FailureReason.changePINNoTerminal.exitStatus == 64)
     }
 
+    /// The card refusing Terminal Authentication (the service's signature or certificates) is the
+    /// service refused, as the eID server's error result is: exit 6, not a card error.
+    @Test func theCardRefusingTheServicesTerminalIsARefusal() {
+        #expect(FailureReason.authEACRefused.exitStatus == ExitStatus.refused)
+        #expect(FailureReason.authEACRefused.result == .error(.noPermission))
+        #expect(FailureReason.authCardRemoved.exitStatus == ExitStatus.cardError)
+    }
+
     /// Before the PAOS exchange: the URL (arguments: 64, a non-https tcTokenURL refused: 6), the
     /// TcToken fetch (network: 7) and the TcToken itself (refused: 6), each with AusweisApp's minor.
     @Test func failuresBeforeThePAOSExchange() {

@@ -45,6 +45,22 @@ public struct TcToken: Sendable {
         return address
     }
 
+    /// The https CommunicationErrorAddress of a TcToken document that was refused (`parse`
+    /// threw for another rule), if the document is well-formed XML with exactly one: where
+    /// AusweisApp still sends the browser (with communicationError) when the token is unusable.
+    public static func communicationErrorAddress(ofRefused bytes: [UInt8]) -> String? {
+        guard
+            let root = try? XMLTreeParser(maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256).parse(
+                bytes),
+            root.name == "TCTokenType"
+        else { return nil }
+        let found = root.children(named: "CommunicationErrorAddress")
+        guard found.count == 1, let address = found.first?.trimmedText, WebOrigin(url: address)?.isHTTPS == true else {
+            return nil
+        }
+        return address
+    }
+
     /// Rule 7: without a PSK the PAOS channel resumes the TcToken's TLS channel, so the
     /// ServerAddress must be same-origin with the tcTokenURL.
     public func checkAttachedServer(tcTokenURL: String) throws(TcTokenError) {
