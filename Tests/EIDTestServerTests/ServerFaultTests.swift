@@ -37,8 +37,8 @@ import Testing
             fault: .twoAT, clientResult: .error(.invalidCertificatePath),
             failure: .clientReported(.error(.invalidCertificatePath))),
         Expectation(
-            fault: .chatBeyondDV, clientResult: .error(.invalidCertificatePath),
-            failure: .clientReported(.error(.invalidCertificatePath))),
+            fault: .chatBeyondDV, clientResult: .error(.unknownError),
+            failure: .cardRefused(command: "READ BINARY DG9", .securityStatusNotSatisfied)),
         Expectation(
             fault: .transmitBadMAC, clientResult: .error(.securityConditionNotSatisfied),
             failure: .secureMessagingFailed),
@@ -65,6 +65,14 @@ import Testing
     @Test func finalErrorComesAfterTheDataWasRead() throws {
         let (session, _) = try Fixture.run([.finalError])
         #expect(session.result?["GivenNames"] == .string("ERIKA"))
+    }
+
+    /// chat_beyond_dv: the chain passes (no certificate error), the data groups the DV grants are
+    /// read, and DG9, which only the AT grants, is refused by the card.
+    @Test func chatBeyondDVReadsUpToTheDataGroupTheDVLacks() throws {
+        let (session, _) = try Fixture.run([.chatBeyondDV])
+        #expect(session.result?["DateOfBirth"] == .string("1984-08-12"))
+        #expect(session.result?["PlaceOfBirth"] == nil)
     }
 
     @Test func theClientSeesTheCardRefuseTheWrongSignature() throws {

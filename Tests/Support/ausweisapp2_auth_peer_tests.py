@@ -71,7 +71,7 @@ CASES = [
     refused_before_the_card("tls_not_in_description", "dp#trustedChannelEstablishmentFailed", COMMUNICATION_ERROR),
     refused_before_the_card("sop_violation", "al/common#parameterError", COMMUNICATION_ERROR),
     refused_before_the_card("two_at", "il/signature#invalidCertificatePath"),
-    case("chat_beyond_dv", "error", "al/common#noPermission"),
+    case("chat_beyond_dv", "error", "al/common#unknownError"),
     case("transmit_bad_mac", "error", "al/common#unknownError"),
     case("final_error", "error", "al/common#internalError"),
     refused_before_the_card("broken_xml", "al/common#internalError"),
