@@ -69,8 +69,12 @@ import Testing
 
     /// chat_beyond_dv: the chain passes (no certificate error), the data groups the DV grants are
     /// read, and DG9, which only the AT grants, is refused by the card.
-    @Test func chatBeyondDVReadsUpToTheDataGroupTheDVLacks() throws {
-        let (session, _) = try Fixture.run([.chatBeyondDV])
+    /// Also when the client reports the unacceptable status as AusweisApp2 does (TransmitResponse
+    /// with Result error and the responses up to it): the server takes the responses it got.
+    @Test(arguments: [false, true]) func chatBeyondDVReadsUpToTheDataGroupTheDVLacks(errorResult: Bool) throws {
+        let (session, outcome) = try Fixture.run([.chatBeyondDV], reportUnacceptableStatus: errorResult)
+        #expect(outcome.result == .error(.unknownError))
+        #expect(session.result?.error == .cardRefused(command: "READ BINARY DG9", .securityStatusNotSatisfied))
         #expect(session.result?["DateOfBirth"] == .string("1984-08-12"))
         #expect(session.result?["PlaceOfBirth"] == nil)
     }
