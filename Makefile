@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-test deps test unit-test demo bench install uninstall completions format clean test-pki
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format clean test-pki
 
 all: build
 
@@ -34,18 +34,29 @@ deb: deps
 	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
 	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
 
+# eid-testserver (stripped), its man page and completions as a package of its own:
+# $(DEB_DIR)/eid-testserver_*.deb. Not part of `make deb` (nor of `make test`): it compiles SwiftNIO
+# with optimisation, and users of eid need no test server.
+deb-testserver: deps
+	$(RELEASE) --product eid-testserver
+	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
+	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
+	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR) eid-testserver
+
 # The packaged eid runs with the Swift toolchain hidden (part of `make test`).
 deb-test: deb
 	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)"
 
 # Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
-# an independent terminal for eid-sim (change PIN) and as the eID client that authenticates with
-# it against eid-testserver (Debian's python3 for python3-websockets).
+# an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
+# it against eid-testserver, and as the client of vsmartcard's nPA emulator against
+# `eid-testserver serve --pki` (Debian's python3 for python3-websockets).
 test: build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
+	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(MAKE) deb-test
 
 # Unit tests only (no pcscd needed).
@@ -85,18 +96,23 @@ format:
 install: release
 	bin="$$($(RELEASE) --show-bin-path)"; \
 	install -D -m 755 "$$bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid"; \
-	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"
-	install -D -m 644 man/eid.1 "$(DESTDIR)$(PREFIX)/share/man/man1/eid.1"
-	install -D -m 644 completions/eid.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/eid"
-	install -D -m 644 completions/_eid "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_eid"
-	install -D -m 644 completions/eid.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/eid.fish"
+	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"; \
+	install -D -m 755 "$$bin/eid-testserver" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	for page in eid eid-testserver; do \
+	  install -D -m 644 man/$$page.1 "$(DESTDIR)$(PREFIX)/share/man/man1/$$page.1"; \
+	  install -D -m 644 completions/$$page.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$page"; \
+	  install -D -m 644 completions/_$$page "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$page"; \
+	  install -D -m 644 completions/$$page.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
+	done
 
 uninstall:
-	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" \
-	  "$(DESTDIR)$(PREFIX)/share/man/man1/eid.1" \
-	  "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/eid" \
-	  "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_eid" \
-	  "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/eid.fish"
+	for page in eid eid-testserver; do \
+	  rm -f "$(DESTDIR)$(PREFIX)/share/man/man1/$$page.1" \
+	    "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$page" \
+	    "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$page" \
+	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
+	done
+	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
 
 clean:
 	rm -rf .build .build-e2e $(DEB_DIR)

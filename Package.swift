@@ -85,9 +85,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        // Figures for `make bench` (PACE in process; TA, CA and data groups through pcscd); not installed.
+        // Figures for `make bench` (PACE in process; TA, CA and data groups through pcscd; parallel
+        // in-process eID clients against eid-testserver); not installed.
         .executableTarget(
-            name: "eid-bench", dependencies: ["CardSimulator", "EAC", "EIDCrypto", "PCSC", "SmartCard", "TestPKI"]
+            name: "eid-bench",
+            dependencies: [
+                "CardSimulator", "EAC", "EIDCrypto", "PCSC", "SmartCard", "TestPKI", "Workflows", "OnlineClient", "TLS",
+                "SDK",
+            ]
         ),
         // Re-creates the committed test CVCA (`make test-pki`) and issues test certificates; not installed.
         .executableTarget(
@@ -112,7 +117,7 @@ let package = Package(
         .executableTarget(
             name: "eid-testserver",
             dependencies: [
-                "EIDTestServerHTTPS", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
+                "EIDTestServerHTTPS", "EIDTestServer", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

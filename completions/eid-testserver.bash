@@ -188,7 +188,7 @@ _eid-testserver_serve() {
     repeating_flags=()
     non_repeating_flags=(--psk -h --help)
     repeating_options=()
-    non_repeating_options=(--pki --host --port --max-body --slow-delay)
+    non_repeating_options=(--pki --host --port --attributes --max-body --slow-delay)
     __eid-testserver_offer_flags_options 0
 
     # Offer option value completions
@@ -200,6 +200,9 @@ _eid-testserver_serve() {
         return
         ;;
     '--port')
+        return
+        ;;
+    '--attributes')
         return
         ;;
     '--max-body')

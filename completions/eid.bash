@@ -212,7 +212,7 @@ _eid_change-pin() {
 
 _eid_auth() {
     repeating_flags=()
-    non_repeating_flags=(--json --simulator --test-pki --yes --version -h --help)
+    non_repeating_flags=(--json --simulator --test-pki --yes --open --version -h --help)
     repeating_options=(--trust-cvca --deny)
     non_repeating_options=(--reader --timeout)
     __eid_offer_flags_options 1

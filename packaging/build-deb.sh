@@ -1,31 +1,44 @@
 #!/usr/bin/env bash
 # make deb: packages the release build of eid and eid-sim, the man page and the completions as a
-# Debian package, with dpkg-deb. Usage: packaging/build-deb.sh BIN_DIR OUT_DIR
-# Prints the path of the .deb. The binaries link the Swift runtime statically (make release); it
-# refuses to package them if ldd shows a library from the Swift toolchain.
+# Debian package, with dpkg-deb; make deb-testserver: eid-testserver, its man page and completions
+# as a package of its own (eid-testserver). Usage: packaging/build-deb.sh BIN_DIR OUT_DIR [PACKAGE]
+# (PACKAGE: eid, the default, or eid-testserver). Prints the path of the .deb. The binaries link
+# the Swift runtime statically (make release); it refuses to package them if ldd shows a library
+# from the Swift toolchain.
 set -euo pipefail
 
-bin=${1:?usage: build-deb.sh BIN_DIR OUT_DIR}
-out=${2:?usage: build-deb.sh BIN_DIR OUT_DIR}
+bin=${1:?usage: build-deb.sh BIN_DIR OUT_DIR [eid|eid-testserver]}
+out=${2:?usage: build-deb.sh BIN_DIR OUT_DIR [eid|eid-testserver]}
+package=${3:-eid}
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-version=$("$bin/eid" --version)
+case $package in
+    eid) executables=(eid eid-sim) ;;
+    eid-testserver) executables=(eid-testserver) ;;
+    *) echo "build-deb.sh: unknown package $package (eid or eid-testserver)" >&2; exit 64 ;;
+esac
+# The project's one version (eid --version prints it; eid-testserver has no --version).
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/Workflows/WorkflowVersion.swift")
+[ -n "$version" ] || { echo "build-deb.sh: no version in Sources/Workflows/WorkflowVersion.swift" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 stage=$(mktemp -d)
 chmod 755 "$stage"
 trap 'rm -rf "$stage"' EXIT
 
-install -D -m 755 "$bin/eid" "$stage/usr/bin/eid"
-install -D -m 755 "$bin/eid-sim" "$stage/usr/bin/eid-sim"
-strip --strip-unneeded "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim"
+binaries=()
+for exe in "${executables[@]}"; do
+    install -D -m 755 "$bin/$exe" "$stage/usr/bin/$exe"
+    strip --strip-unneeded "$stage/usr/bin/$exe"
+    binaries+=("$stage/usr/bin/$exe")
+done
 install -d "$stage/usr/share/man/man1"
-gzip -9n < "$root/man/eid.1" > "$stage/usr/share/man/man1/eid.1.gz"
-install -D -m 644 "$root/completions/eid.bash" "$stage/usr/share/bash-completion/completions/eid"
-install -D -m 644 "$root/completions/_eid" "$stage/usr/share/zsh/vendor-completions/_eid"
-install -D -m 644 "$root/completions/eid.fish" "$stage/usr/share/fish/vendor_completions.d/eid.fish"
+gzip -9n < "$root/man/$package.1" > "$stage/usr/share/man/man1/$package.1.gz"
+install -D -m 644 "$root/completions/$package.bash" "$stage/usr/share/bash-completion/completions/$package"
+install -D -m 644 "$root/completions/_$package" "$stage/usr/share/zsh/vendor-completions/_$package"
+install -D -m 644 "$root/completions/$package.fish" "$stage/usr/share/fish/vendor_completions.d/$package.fish"
 
 # No library may come from the Swift toolchain or be missing.
-if ldd "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" | grep -E "not found|/opt/swift" >&2; then
+if ldd "${binaries[@]}" | grep -E "not found|/opt/swift" >&2; then
     echo "build-deb.sh: the binaries need a library that a machine without the toolchain lacks" >&2
     exit 1
 fi
@@ -35,14 +48,15 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$stage" "$work"' EXIT
 mkdir "$work/debian" "$stage/DEBIAN"
-printf 'Source: eid\n\nPackage: eid\nArchitecture: any\n' > "$work/debian/control"
-shlibs=$(cd "$work" && dpkg-shlibdeps -O "$stage/usr/bin/eid" "$stage/usr/bin/eid-sim" 2> "$work/log") || {
+printf 'Source: eid\n\nPackage: %s\nArchitecture: any\n' "$package" > "$work/debian/control"
+shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2> "$work/log") || {
     cat "$work/log" >&2
     exit 1
 }
 depends_line=${shlibs#shlibs:Depends=}
 [ -n "$depends_line" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 
+if [ "$package" = eid ]; then
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: eid
 Version: $version
@@ -63,8 +77,27 @@ Description: command-line client for the German eID card (nPA, eAT)
  eid-sim is a software eID card for tests, plugged into pcscd through vpcd
  (vsmartcard-vpcd).
 CONTROL
+else
+cat > "$stage/DEBIAN/control" <<CONTROL
+Package: eid-testserver
+Version: $version
+Architecture: $arch
+Maintainer: eid maintainers <eid@localhost>
+Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+Depends: $depends_line
+Suggests: eid
+Section: devel
+Priority: optional
+Description: local eService and eID server for testing eID logins (TEST ONLY)
+ eid-testserver serves a TcToken and the server side of a whole German eID online
+ authentication (PAOS, EAC, secure messaging) over HTTPS with OpenSSL, with its own
+ test PKI and per-session fault injection, so that an eID login can be tested in CI
+ without a card or a real eID server (with eid and eid-sim, package eid). Its keys are
+ kept in the clear: never use it for anything real.
+CONTROL
+fi
 
 mkdir -p "$out"
-deb="$out/eid_${version}_${arch}.deb"
+deb="$out/${package}_${version}_${arch}.deb"
 dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" > /dev/null
 echo "$deb"

@@ -21,9 +21,17 @@ public final class SimulatedCardChannel: CardChannel, @unchecked Sendable {
 
     /// A card without power does not answer: that surfaces as `CardError.cardRemoved`.
     public func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
+        try ResponseAPDU(bytes: transmit(encoded: command.bytes))
+    }
+
+    /// The bytes go to the card as they are.
+    public func transmit(encoded: [UInt8]) throws -> [UInt8] {
         lock.withLock { count += 1 }
-        let response = card.respond(to: command.bytes)
+        let response = card.respond(to: encoded)
         guard !response.isEmpty else { throw CardError.cardRemoved }
-        return try ResponseAPDU(bytes: response)
+        guard response.count >= 2 else {
+            throw CardError.malformedResponse("\(response.count) byte(s), need at least 2")
+        }
+        return response
     }
 }

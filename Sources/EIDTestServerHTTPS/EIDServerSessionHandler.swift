@@ -15,14 +15,20 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     private let tlsCertificate: [UInt8]
     private let pki = Mutex<ServerPKI?>(nil)
     private let timeout: Double
+    private let attributes: RequestedAttributes
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
     /// `timeout` seconds for the client's next message; at most `capacity` sessions are kept (the
-    /// front end's `maximumSessions`). Serves no session until `use(origin:)`.
-    public init(tlsCertificate: [UInt8], timeout: Double = 120, capacity: Int = 10_000) {
+    /// front end's `maximumSessions`); every session asks for `attributes`. Serves no session until
+    /// `use(origin:)` or `use(pki:)`.
+    public init(
+        tlsCertificate: [UInt8], timeout: Double = 120, capacity: Int = 10_000,
+        attributes: RequestedAttributes = .all
+    ) {
         self.tlsCertificate = tlsCertificate
         self.timeout = timeout
+        self.attributes = attributes
         sessions = EIDServerSessions(capacity: capacity)
     }
 
@@ -32,7 +38,12 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     /// the project's built-in test PKI with a fresh DV and AT certificate; and starts sweeping
     /// stalled sessions every `sweepInterval`.
     public func use(origin: String, sweepInterval: Duration = .seconds(5)) throws {
-        let made = try ServerPKI.testPKI(origin: origin, tlsCertificates: [tlsCertificate])
+        use(pki: try ServerPKI.testPKI(origin: origin, tlsCertificates: [tlsCertificate]), sweepInterval: sweepInterval)
+    }
+
+    /// Serves every session with `made` (a PKI of the server's own, `ServerPKIDirectory`), and
+    /// starts sweeping stalled sessions every `sweepInterval`.
+    public func use(pki made: ServerPKI, sweepInterval: Duration = .seconds(5)) {
         pki.withLock { $0 = made }
         let sessions = self.sessions
         sweeper.withLock { task in
@@ -51,7 +62,10 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
             let parsed = try? ServerFaults(parsing: faults.joined(separator: ","))
         else { return false }
         do {
-            try sessions.create(SessionConfiguration(sessionIdentifier: id, pki: pki, faults: parsed, timeout: timeout))
+            try sessions.create(
+                SessionConfiguration(
+                    sessionIdentifier: id, pki: pki, requiredRights: attributes.required,
+                    optionalRights: attributes.optional, faults: parsed, timeout: timeout))
         } catch { return false }
         return true
     }

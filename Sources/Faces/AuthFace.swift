@@ -19,13 +19,19 @@ public struct AuthFace {
         public var yes: Bool
         /// Optional rights not to send, by their SDK names (`FamilyName`, …).
         public var deny: [String]
+        /// Hand the address to continue at to the opener (`xdg-open`) at the end.
+        public var open: Bool
 
-        public init(json: Bool, reader: String? = nil, timeout: Double = 600, yes: Bool = false, deny: [String] = []) {
+        public init(
+            json: Bool, reader: String? = nil, timeout: Double = 600, yes: Bool = false, deny: [String] = [],
+            open: Bool = false
+        ) {
             self.json = json
             self.reader = reader
             self.timeout = timeout
             self.yes = yes
             self.deny = deny
+            self.open = open
         }
     }
 
@@ -33,14 +39,30 @@ public struct AuthFace {
     public struct Trust: Sendable {
         /// The CVCAs the service's chain must lead to.
         public var anchors: [CVCertificate]
+        /// CVCA link certificates the chain may pass through.
+        public var links: [CVCertificate]
         /// The CSCA EF.CardSecurity must chain to (nil: the signature inside the file only).
         public var csca: X509Certificate?
         public var date: CalendarDate
 
-        public init(anchors: [CVCertificate], csca: X509Certificate? = nil, date: CalendarDate) {
+        public init(
+            anchors: [CVCertificate], links: [CVCertificate] = [], csca: X509Certificate? = nil, date: CalendarDate
+        ) {
             self.anchors = anchors
+            self.links = links
             self.csca = csca
             self.date = date
+        }
+
+        /// What `eid auth` trusts: the CVCAs of the German eID PKI built into eid (production and
+        /// test, as AusweisApp's pre-verification trusts both) with their link certificates, and
+        /// `extra` (--trust-cvca, --test-pki).
+        public static func builtIn(adding extra: [CVCertificate], csca: X509Certificate? = nil, date: CalendarDate)
+            -> Trust
+        {
+            let sets = [GermanEIDPKI.production, GermanEIDPKI.test]
+            return Trust(
+                anchors: sets.flatMap(\.anchors) + extra, links: sets.flatMap(\.links), csca: csca, date: date)
         }
     }
 
@@ -57,12 +79,17 @@ public struct AuthFace {
     let options: Options
     let trust: Trust
     let connect: Connect
+    let opener: URLOpener
 
-    public init(context: FaceContext, options: Options, trust: Trust, connect: @escaping Connect) {
+    public init(
+        context: FaceContext, options: Options, trust: Trust, connect: @escaping Connect,
+        opener: URLOpener = URLOpener()
+    ) {
         self.context = context
         self.options = options
         self.trust = trust
         self.connect = connect
+        self.opener = opener
     }
 
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL); returns the exit
@@ -73,13 +100,14 @@ public struct AuthFace {
         do {
             tcTokenURL = try ActivationURL.tcTokenURL(from: url)
         } catch {
-            return endEarly(.authInvalidActivationURL(error), url: nil)
+            return endEarly(.authInvalidActivationURL(error), url: nil, opened: false)
         }
+        if options.json { StatusReport.opening.forEach(console.json) }
         let tcToken: TcToken
         let transport: PAOSTransport
         switch connect(tcTokenURL) {
         case .success(let connected): (tcToken, transport) = connected
-        case .failure(let failure): return endEarly(failure.reason, url: nil)
+        case .failure(let failure): return endEarly(failure.reason, url: nil, opened: options.json)
         }
         let provider: any CardReaderProvider
         do {
@@ -89,7 +117,7 @@ public struct AuthFace {
         }
         let cancelWait = CancelWait(provider)
 
-        let peer: SDKPeer
+        var peer: SDKPeer
         let stdinReader: StandardInputReader?
         let interruption: Interruption
         if options.json && !context.input.isTerminal {
@@ -117,28 +145,54 @@ public struct AuthFace {
             interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
         }
 
+        var status: StatusReport?
+        if options.json {
+            status = StatusReport(inner: peer, opened: true)
+            peer = status!
+        }
         let csca = trust.csca
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, date: trust.date, csca: csca),
-            provider: provider, peer: peer, transport: transport, readerName: options.reader,
+                tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, linkCertificates: trust.links,
+                date: trust.date, csca: csca),
+            provider: provider, peer: peer, transport: transport,
+            refreshClient: transport as? RefreshAddressClient, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout),
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+        if let status { workflow.onProgress = status.report }
         stdinReader?.start()
         let result = withExtendedLifetime(interruption) { workflow.run() }
+        if options.open && !interruption.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else { return ExitStatus.success }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
         if interruption.isStopped { return console.report(.changePINInterrupted, quiet: true) }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 
-    /// A failure before the workflow could start: AUTH, then AUTH with the result (JSON), or the
-    /// sentence (terminal).
-    private func endEarly(_ reason: FailureReason, url: String?) -> Int32 {
+    /// --open: the address to continue at (the refresh address with the result, or the
+    /// communication-error address) to the opener; a failure is said on standard error and does
+    /// not change the exit status (the authentication's outcome stands).
+    private func open(_ url: String?) {
+        guard let url else {
+            context.console.err("eid: --open: the service gave no address to continue at")
+            return
+        }
+        do { try opener.open(url, quiet: options.json) } catch {
+            context.console.err("eid: --open: \(error)")
+        }
+    }
+
+    /// A failure before the workflow could start: AUTH (unless `opened`), STATUS at 80 % as
+    /// AusweisApp's refresh step sends it, then AUTH with the result (JSON); or the sentence
+    /// (terminal).
+    private func endEarly(_ reason: FailureReason, url: String?, opened: Bool) -> Int32 {
         let console = context.console
         let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
         if options.json {
-            console.json(.auth(result: nil, url: nil))
+            if !opened { console.json(.auth(result: nil, url: nil)) }
+            if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
+                console.json(StatusReport.status(last, state: nil))
+            }
             console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
         }
         return console.report(reason)

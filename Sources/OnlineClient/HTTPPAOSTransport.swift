@@ -18,7 +18,7 @@ public final class HTTPPAOSTransport: PAOSTransport {
         HTTPHeader(name: "User-Agent", value: TcTokenFetch.userAgent),
     ]
 
-    private let session: HTTPSession
+    let session: HTTPSession
     private let serverAddress: String
     private let channel: HTTPSession.Channel
     private var certificates: [[UInt8]]

@@ -2,6 +2,10 @@ import CPCSC
 import Dispatch
 import SmartCard
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A connected card: a `CardChannel` over SCardTransmit.
 ///
 /// SCardTransmit has no timeout of its own, and pcsc-lite holds the connection's context locked
@@ -45,12 +49,42 @@ public final class PCSCCard: CardChannel {
     private final class Exchange: @unchecked Sendable {
         var rv: LONG = 0
         var response: [UInt8] = []
+        /// An answer too short to be one came, and pcscd then saw the card gone.
+        var cardGone = false
         let done = DispatchSemaphore(value: 0)
     }
 
+    /// After an answer of fewer than two bytes (vpcd gives an empty one when its card leaves in
+    /// the middle of a command): whether pcscd sees the card gone within `within` seconds.
+    /// Runs on the worker, which alone uses the handle.
+    private static func cardGone(_ handle: SCARDHANDLE, within seconds: Double) -> Bool {
+        let end = Deadline(secondsFromNow: seconds)
+        while true {
+            var state: DWORD = 0
+            var proto: DWORD = 0
+            var readerLength: DWORD = 0
+            var atrLength: DWORD = 0
+            let rv = SCardStatus(handle, nil, &readerLength, &state, &proto, nil, &atrLength)
+            if rv != SCARD_S_SUCCESS && rv != SCARD_E_INSUFFICIENT_BUFFER {
+                switch PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardStatus") {
+                case .cardRemoved, .cardReset, .readerUnavailable: return true
+                default: return false
+                }
+            }
+            if state & DWORD(SCARD_ABSENT) != 0 { return true }
+            if end.remaining <= 0 { return false }
+            usleep(50_000)
+        }
+    }
+
     public func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
+        try ResponseAPDU(bytes: transmit(encoded: command.bytes))
+    }
+
+    /// `bytes` go to SCardTransmit as they are; the response comes back as the card gave it
+    /// (joined with GET RESPONSE when the card says 61xx).
+    public func transmit(encoded bytes: [UInt8]) throws -> [UInt8] {
         guard connected else { throw CardError.transportFailed("the connection to the card is closed") }
-        let bytes = command.bytes
         let exchange = Exchange()
         let handle = self.handle
         let t1 = protocolT1
@@ -61,6 +95,9 @@ public final class PCSCCard: CardChannel {
             var length = DWORD(out.count)
             exchange.rv = SCardTransmit(handle, pci, bytes, DWORD(bytes.count), nil, &out, &length)
             exchange.response = Array(out.prefix(Int(min(length, DWORD(out.count)))))
+            if exchange.rv == SCARD_S_SUCCESS && exchange.response.count < 2 {
+                exchange.cardGone = PCSCCard.cardGone(handle, within: 2)
+            }
             exchange.done.signal()
         }
         guard exchange.done.wait(timeout: .now() + transmitTimeout) == .success else {
@@ -76,7 +113,9 @@ public final class PCSCCard: CardChannel {
             case let other: throw CardError.transportFailed(other.description)
             }
         }
+        if exchange.cardGone { throw CardError.cardRemoved }
         var response = try ResponseAPDU(bytes: exchange.response)
+        guard response.statusWord.bytesRemaining != nil else { return exchange.response }
         // T=0 and some readers answer 61xx: fetch the rest with GET RESPONSE (at most as much
         // as an extended response holds, so a card that always says "more" cannot loop us).
         var rounds = 0
@@ -86,7 +125,7 @@ public final class PCSCCard: CardChannel {
             let next = try transmit(CommandAPDU(ins: 0xC0, p1: 0, p2: 0, ne: more))
             response = ResponseAPDU(data: response.data + next.data, statusWord: next.statusWord)
         }
-        return response
+        return response.bytes
     }
 
     /// Sends a control code to the reader (SCardControl), e.g. a part 10 feature.

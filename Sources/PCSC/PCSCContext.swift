@@ -111,10 +111,26 @@ public final class PCSCContext {
         guard rv == SCARD_S_SUCCESS else {
             throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardEstablishContext")
         }
-        var card: SCARDHANDLE = 0
-        var protocolUsed: DWORD = 0
-        let share = exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED
-        rv = SCardConnect(own, reader, DWORD(share), DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0), &card, &protocolUsed)
+        let share = DWORD(exclusive ? SCARD_SHARE_EXCLUSIVE : SCARD_SHARE_SHARED)
+        let context = own
+        // SCardConnect has no timeout (pcscd powers the card up first): bounded, on `own` alone.
+        let connected = BoundedCall.run(
+            seconds: Self.callTimeout,
+            { () -> Connection in
+                var card: SCARDHANDLE = 0
+                var protocolUsed: DWORD = 0
+                let rv = SCardConnect(
+                    context, reader, share, DWORD(SCARD_PROTOCOL_T1 | SCARD_PROTOCOL_T0), &card, &protocolUsed)
+                return Connection(rv: rv, card: card, protocolUsed: protocolUsed)
+            },
+            abandon: { late in
+                if late.rv == SCARD_S_SUCCESS { SCardDisconnect(late.card, DWORD(SCARD_LEAVE_CARD)) }
+                SCardReleaseContext(context)
+            })
+        guard let connected else { throw PCSCError.timeout }
+        rv = connected.rv
+        let card = connected.card
+        let protocolUsed = connected.protocolUsed
         guard rv == SCARD_S_SUCCESS else {
             SCardReleaseContext(own)
             throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardConnect", reader: reader)
@@ -124,18 +140,42 @@ public final class PCSCContext {
     }
 
     /// The PC/SC part 10 features of `reader`, asked in direct mode (no card needed). A reader
-    /// whose driver does not answer the feature request has none.
+    /// whose driver does not answer the feature request, or not within `callTimeout`, has none.
+    /// The request runs on a context of its own, so that a hung driver blocks nothing else.
     public func features(of reader: String) -> ReaderFeatures {
-        var card: SCARDHANDLE = 0
-        var protocolUsed: DWORD = 0
-        guard SCardConnect(handle, reader, DWORD(SCARD_SHARE_DIRECT), 0, &card, &protocolUsed) == SCARD_S_SUCCESS else {
+        var own: SCARDCONTEXT = 0
+        guard SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &own) == SCARD_S_SUCCESS else {
             return ReaderFeatures()
         }
-        defer { SCardDisconnect(card, DWORD(SCARD_LEAVE_CARD)) }
-        var out = [UInt8](repeating: 0, count: 256)
-        var length: DWORD = 0
-        let rv = SCardControl(card, cpcsc_feature_request_code(), nil, 0, &out, DWORD(out.count), &length)
-        guard rv == SCARD_S_SUCCESS else { return ReaderFeatures() }
-        return ReaderFeatures(featureResponse: Array(out.prefix(Int(length))))
+        let context = own
+        let response = BoundedCall.run(
+            seconds: Self.callTimeout,
+            { () -> [UInt8]? in
+                var card: SCARDHANDLE = 0
+                var protocolUsed: DWORD = 0
+                guard
+                    SCardConnect(context, reader, DWORD(SCARD_SHARE_DIRECT), 0, &card, &protocolUsed) == SCARD_S_SUCCESS
+                else { return nil }
+                defer { SCardDisconnect(card, DWORD(SCARD_LEAVE_CARD)) }
+                var out = [UInt8](repeating: 0, count: 256)
+                var length: DWORD = 0
+                let rv = SCardControl(card, cpcsc_feature_request_code(), nil, 0, &out, DWORD(out.count), &length)
+                return rv == SCARD_S_SUCCESS ? Array(out.prefix(Int(length))) : nil
+            },
+            abandon: { _ in SCardReleaseContext(context) })
+        guard let response else { return ReaderFeatures() }  // given up: `own` is the hung call's
+        SCardReleaseContext(own)
+        return response.map { ReaderFeatures(featureResponse: $0) } ?? ReaderFeatures()
+    }
+
+    /// Seconds SCardConnect and the feature request may take before the reader counts as hung
+    /// (as `PCSCCard.transmitTimeout` for one APDU).
+    public static let callTimeout: Double = 10
+
+    /// What SCardConnect gave, handed from the worker.
+    private struct Connection: Sendable {
+        let rv: LONG
+        let card: SCARDHANDLE
+        let protocolUsed: DWORD
     }
 }

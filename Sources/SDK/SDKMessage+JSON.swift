@@ -46,6 +46,11 @@ extension SDKMessage {
             members += info.jsonMembers
         case .certificate(let info):
             members += info.jsonMembers
+        case .status(let workflow, let progress, let state):
+            members += [
+                ("workflow", .string(workflow)), ("progress", .integer(progress)),
+                ("state", state.map { .string($0) } ?? .null),
+            ]
         }
         return .object(members)
     }

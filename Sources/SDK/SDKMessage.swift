@@ -32,6 +32,10 @@ public enum SDKMessage: Equatable, Sendable {
     case accessRights(AccessRightsInfo)
     /// CERTIFICATE (6.5): the answer to GET_CERTIFICATE.
     case certificate(CertificateInfo)
+    /// STATUS (API level 2, AusweisApp 1.24): the running workflow ("AUTH", "CHANGE_PIN"), its
+    /// progress in percent, and the last message that asked the client something
+    /// ("ACCESS_RIGHTS", "ENTER_PIN", …; null before the first). Sent when the progress changes.
+    case status(workflow: String, progress: Int, state: String?)
 
     /// The value of the "msg" field.
     public var name: String {
@@ -52,6 +56,7 @@ public enum SDKMessage: Equatable, Sendable {
         case .auth: return "AUTH"
         case .accessRights: return "ACCESS_RIGHTS"
         case .certificate: return "CERTIFICATE"
+        case .status: return "STATUS"
         }
     }
 }

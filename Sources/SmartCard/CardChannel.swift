@@ -6,11 +6,21 @@ public protocol CardChannel: AnyObject {
     /// not an error here: callers decide what each status word means.
     func transmit(_ command: CommandAPDU) throws -> ResponseAPDU
 
+    /// Sends a command exactly as encoded (no parsing, no re-encoding: Transmit forwards the eID
+    /// server's already-protected APDUs unchanged) and returns the card's response as received.
+    /// Channels that talk to a card implement it byte for byte; the default parses `encoded`
+    /// and re-encodes it, which is only good for channels where the encoding cannot matter.
+    func transmit(encoded: [UInt8]) throws -> [UInt8]
+
     /// Whether the channel (reader and card) accepts extended length APDUs.
     var supportsExtendedLength: Bool { get }
 }
 
 extension CardChannel {
+    public func transmit(encoded: [UInt8]) throws -> [UInt8] {
+        try transmit(CommandAPDU(bytes: encoded)).bytes
+    }
+
     /// Sends a command as a chain when its data is longer than a short APDU allows and the
     /// channel has no extended length; returns the response to the last part.
     public func transmitChained(_ command: CommandAPDU) throws -> ResponseAPDU {

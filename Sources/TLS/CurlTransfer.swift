@@ -87,6 +87,10 @@ final class CurlTransfer {
         // The certificate is judged by our verify callback (chain errors are not fatal); the host name too.
         set(eid_curl_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 0))
         set(eid_curl_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2))
+        // No CA file or directory of libcurl's own: sslContextCallback gives every SSL_CTX the shared
+        // VerificationRoots store (libcurl would parse the system bundle into each new SSL_CTX again).
+        set(eid_curl_setopt_pointer(handle, CURLOPT_CAINFO, nil))
+        set(eid_curl_setopt_pointer(handle, CURLOPT_CAPATH, nil))
         set(eid_curl_setopt_long(handle, CURLOPT_SSL_SESSIONID_CACHE, share == nil ? 0 : 1))
         if let share { set(eid_curl_setopt_pointer(handle, CURLOPT_SHARE, share)) }
         set(eid_curl_set_ssl_ctx_function(handle, sslContextCallback))
@@ -145,9 +149,13 @@ final class CurlTransfer {
         defer { _ = eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, nil) }
         var ok = eid_curl_setopt_string(handle, CURLOPT_URL, request.url) == CURLE_OK
         ok = ok && eid_curl_setopt_pointer(handle, CURLOPT_HTTPHEADER, headerList) == CURLE_OK
+        // NOBODY stays set on the handle: every method sets it, HEAD on, the others off.
+        ok = ok && eid_curl_setopt_long(handle, CURLOPT_NOBODY, request.method == .head ? 1 : 0) == CURLE_OK
         switch request.method {
         case .get:
             ok = ok && eid_curl_setopt_long(handle, CURLOPT_HTTPGET, 1) == CURLE_OK
+        case .head:
+            break
         case .post(let body):
             ok = ok && eid_curl_setopt_long(handle, CURLOPT_POST, 1) == CURLE_OK
             ok = ok && eid_curl_setopt_offset(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)) == CURLE_OK
@@ -293,9 +301,9 @@ private func sslContextCallback(
     else { return CURLE_SSL_CONNECT_ERROR }
     // The system's roots (and the caller's) only decide `chainTrusted`; verifyCallback keeps going on chain
     // errors. The host goes into the verification parameters, so a mismatch fails the handshake.
-    _ = SSL_CTX_set_default_verify_paths(context)
-    if let anchors = state.configuration.trustAnchorsFile {
-        _ = SSL_CTX_load_verify_locations(context, anchors, nil)
+    // One store per process (VerificationRoots), not the system bundle parsed into every SSL_CTX.
+    if let store = VerificationRoots.store(anchorsFile: state.configuration.trustAnchorsFile) {
+        SSL_CTX_set1_cert_store(context, store)
     }
     ERR_clear_error()
     let parameters = SSL_CTX_get0_param(context)

@@ -2,6 +2,8 @@
 public struct HTTPRequest: Sendable, Equatable {
     public enum Method: Sendable, Equatable {
         case get
+        /// The headers only (the refresh address's check, which must not trigger the service's page).
+        case head
         case post(body: [UInt8])
     }
 

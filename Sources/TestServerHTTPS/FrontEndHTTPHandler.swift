@@ -61,6 +61,7 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         case .end:
             guard !refused, let requestHead = head else { return }
             head = nil
+            routes.statistics.requestReceived()
             requestDeadline?.cancel()
             let request = FrontEndRequest(
                 method: requestHead.method.rawValue, uri: requestHead.uri,

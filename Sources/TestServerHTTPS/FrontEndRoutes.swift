@@ -16,6 +16,8 @@ public final class FrontEndRoutes: Sendable {
     public let configuration: FrontEndConfiguration
     public let keys: PSKStore
     public let handler: any PAOSSessionHandler
+    /// Connections, TLS handshakes and requests so far (`GET /stats`).
+    public let statistics = FrontEndStatistics()
     private let sessions = Mutex<[String: Session]>([:])
     private let originState: Mutex<String>
 
@@ -39,9 +41,11 @@ public final class FrontEndRoutes: Sendable {
         case ("GET", "/refresh"): return refreshPage(request)
         case ("GET", "/result"):
             return FrontEndResponse(status: 200, contentType: "application/json", body: handler.resultJSON())
+        case ("GET", "/stats"):
+            return FrontEndResponse(status: 200, contentType: "application/json", body: Array(statistics.json.utf8))
         case (_, let path) where path.hasPrefix("/paos/"):
             return paos(request, sessionID: String(path.dropFirst("/paos/".count)))
-        case (_, "/"), (_, "/tctoken"), (_, "/refresh"), (_, "/result"):
+        case (_, "/"), (_, "/tctoken"), (_, "/refresh"), (_, "/result"), (_, "/stats"):
             var response = FrontEndResponse.text(405, "method not allowed")
             response.headers.append(("Allow", "GET"))
             return response

@@ -29,15 +29,17 @@ public final class HTTPSFrontEnd: Sendable {
         let routes = self.routes
         let tls = self.tls
         let pool = self.pool
+        let statistics = routes.statistics
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.nanoseconds))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    statistics.connectionAccepted()
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
-                    try pipeline.addHandler(OpenSSLServerHandler(context: tls))
+                    try pipeline.addHandler(OpenSSLServerHandler(context: tls, statistics: statistics))
                     try pipeline.configureHTTPServerPipeline(withErrorHandling: true)
                     try pipeline.addHandler(FrontEndHTTPHandler(routes: routes, pool: pool))
                 }

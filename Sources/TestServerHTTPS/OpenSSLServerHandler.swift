@@ -13,13 +13,17 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
     typealias OutboundOut = ByteBuffer
 
     private let context: TLSServerContext
+    private let statistics: FrontEndStatistics?
     private var ssl: OpaquePointer?
     private var readBIO: OpaquePointer?
     private var writeBIO: OpaquePointer?
     private var established = false
     private var closing = false
 
-    init(context: TLSServerContext) { self.context = context }
+    init(context: TLSServerContext, statistics: FrontEndStatistics? = nil) {
+        self.context = context
+        self.statistics = statistics
+    }
 
     func handlerAdded(context: ChannelHandlerContext) {
         var rbio: OpaquePointer?
@@ -52,6 +56,7 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
                 return
             }
             established = true
+            statistics?.handshakeCompleted(resumed: SSL_session_reused(ssl) == 1)
             let identity = eid_tls_psk_identity(ssl).map { String(cString: $0) }
             let cipher = eid_tls_cipher_name(ssl).map { String(cString: $0) } ?? ""
             context.fireUserInboundEventTriggered(

@@ -67,6 +67,8 @@ public enum FailureReason: Equatable, Sendable {
     case authTcTokenUnavailable(PAOSTransportError)
     /// The TcToken was fetched but is not valid (§1.3).
     case authInvalidTcToken(TcTokenError)
+    /// No refresh URL could be determined from the RefreshAddress (§1.6).
+    case authRefreshAddressFailed(RefreshAddressError)
 
     // MARK: Readers
 
@@ -105,6 +107,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authInvalidActivationURL: return "Workflow_Wrong_Parameter_Invocation"
         case .authTcTokenUnavailable: return "Workflow_TrustedChannel_Establishment_Error"
         case .authInvalidTcToken: return "Workflow_TrustedChannel_Server_Format_Error"
+        case .authRefreshAddressFailed(let error): return error.name
         }
     }
 
@@ -125,6 +128,8 @@ public enum FailureReason: Equatable, Sendable {
             return ExitStatus.refused
         case .authConnectionFailed, .authTcTokenUnavailable: return ExitStatus.network
         case .authInvalidTcToken: return ExitStatus.refused
+        case .authRefreshAddressFailed(.certificateNotInDescription): return ExitStatus.refused
+        case .authRefreshAddressFailed: return ExitStatus.network
         case .authInvalidActivationURL(let error):
             return error == .tcTokenURLNotHTTPS ? ExitStatus.refused : ExitStatus.usage
         }
@@ -151,6 +156,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authInvalidActivationURL(let error): return error.result
         case .authTcTokenUnavailable: return .error(.trustedChannelEstablishmentFailed)
         case .authInvalidTcToken(let error): return error.result
+        case .authRefreshAddressFailed: return .error(.communicationError)
         }
     }
 
@@ -195,6 +201,7 @@ public enum FailureReason: Equatable, Sendable {
             return "the URL cannot be used: \(error); give the service's https tcTokenURL or its activation URL"
         case .authTcTokenUnavailable(let error): return "the TcToken could not be fetched: \(error)"
         case .authInvalidTcToken(let error): return "the service's TcToken was refused: \(error)"
+        case .authRefreshAddressFailed(let error): return "\(error)"
         }
     }
 

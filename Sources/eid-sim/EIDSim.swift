@@ -105,12 +105,19 @@ struct EIDSim: ParsableCommand {
             visibility: .hidden))
     var stallAfter: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "For tests only: after N command APDUs the card leaves the reader (eid-sim ends), as a card "
+                + "pulled out mid-session.", valueName: "n", visibility: .hidden))
+    var vanishAfter: Int?
+
     func run() throws {
         let cardProfile = try resolvedProfile()
         let card = SimulatedEIDCard(profile: cardProfile)
         if trace { card.onTrace { printError("eid-sim: \($0)") } }
         let connection = VPCDConnection(endpoint: vpcd, card: card, onEvent: { printError("eid-sim: \($0)") })
         connection.stallAfter = stallAfter
+        connection.vanishAfter = vanishAfter
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())

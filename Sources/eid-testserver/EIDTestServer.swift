@@ -1,6 +1,7 @@
 import ArgumentParser
 import EAC
 import EIDCrypto
+import EIDTestServer
 import EIDTestServerHTTPS
 import FoundationEssentials
 import Glibc
@@ -18,18 +19,6 @@ struct EIDTestServer: ParsableCommand {
         subcommands: [Serve.self, PKI.self])
 }
 
-/// The files of `pki --out DIR`, which `serve --pki DIR` reads.
-enum PKIFile {
-    static let tlsCertificate = "tls-cert.pem"
-    static let tlsKey = "tls-key.pem"
-    static let cvca = "cvca.cvcert"
-    static let documentVerifier = "dv.cvcert"
-    static let documentVerifierKey = "dv.key"
-    static let terminal = "at.cvcert"
-    static let terminalKey = "at.key"
-    static let origin = "origin"
-}
-
 func write(_ bytes: [UInt8], to path: String) throws {
     do {
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -45,14 +34,25 @@ func read(_ path: String) throws -> String {
     return String(decoding: data, as: UTF8.self)
 }
 
+/// The bytes of `file` in `directory`, or nil when it cannot be read.
+func contents(of file: ServerPKIFile, in directory: String) -> [UInt8]? {
+    (try? Data(contentsOf: URL(fileURLWithPath: directory + "/" + file.rawValue))).map { [UInt8]($0) }
+}
+
 struct PKI: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write a fresh test PKI: TLS certificate and key, CVCA, DV and terminal certificates with keys.",
+        abstract:
+            "Write a fresh test PKI: TLS, CVCA, DV and AT with keys, certificate description, CSCA, a matching card.",
         discussion: """
             Writes into DIR: tls-cert.pem and tls-key.pem (self-signed RSA 3072 for the origin's \
-            host, localhost and 127.0.0.1), cvca.cvcert (the CVCA a card or client is told to \
-            trust), dv.cvcert and at.cvcert (DER) with dv.key and at.key (private scalars in hex), \
-            and origin. TEST ONLY: the keys are not protected.
+            host, localhost and 127.0.0.1); cvca.cvcert (the CVCA a card or client is told to \
+            trust) and cvca.key; dv.cvcert, at.cvcert (DER) with dv.key and at.key (private \
+            scalars in hex); description.der (the certificate description: subject URL = the \
+            origin, terms of usage, CommCertificates = SHA-256 of tls-cert.pem), whose hash at.cvcert \
+            carries; csca.cer, ds.cer and ds.key (X.509 CSCA and document signer, PKCS#8 key); \
+            card-ef-cardaccess.bin, card-ef-cardsecurity.bin (signed by ds.cer) and card-ca.key \
+            (raw Chip Authentication scalar) for an emulated card that passes passive \
+            authentication; and origin. TEST ONLY: the keys are not protected.
             """)
 
     @Option(help: ArgumentHelp("The directory to write (created if missing).", valueName: "dir"))
@@ -68,24 +68,25 @@ struct PKI: ParsableCommand {
     func run() throws {
         try? FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let tls = try TLSServerCredentials.generate(host: originHost(origin) ?? "127.0.0.1")
-        let today = CalendarDate.todayUTC()
-        let cvca = try TestCertificateAuthority.generate(
-            holderReference: "DEEIDTSRV00001", effectiveDate: today, expirationDate: try today.adding(days: 3 * 365))
-        let terminal = try cvca.issueTerminal(rights: TestTerminal.eServiceRights, validForDays: 90)
-        try write(Array(tls.certificatePEM.utf8), to: out + "/" + PKIFile.tlsCertificate)
-        try write(Array(tls.keyPEM.utf8), to: out + "/" + PKIFile.tlsKey)
-        try write(try cvca.certificate.encoded, to: out + "/" + PKIFile.cvca)
-        try write(try terminal.documentVerifier.certificate.encoded, to: out + "/" + PKIFile.documentVerifier)
-        try write(try terminal.terminal.certificate.encoded, to: out + "/" + PKIFile.terminal)
-        for (key, file) in [
-            (terminal.documentVerifier.keyPair, PKIFile.documentVerifierKey),
-            (terminal.terminal.keyPair, PKIFile.terminalKey),
-        ] {
-            try write(Array((try key.privateKey.rawScalar().hexString + "\n").utf8), to: out + "/" + file)
+        guard let certificate = tls.certificateDER else { throw ValidationError("cannot encode the TLS certificate") }
+        let files = try ServerPKIDirectory.generate(
+            origin: origin, tlsCertificate: certificate, now: Int64(Date().timeIntervalSince1970))
+        try write(Array(tls.certificatePEM.utf8), to: out + "/" + ServerPKIFile.tlsCertificate.rawValue)
+        try write(Array(tls.keyPEM.utf8), to: out + "/" + ServerPKIFile.tlsKey.rawValue)
+        for (file, bytes) in files.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            try write(bytes, to: out + "/" + file.rawValue)
         }
-        try write(Array((origin + "\n").utf8), to: out + "/" + PKIFile.origin)
-        StandardStream.output.write("\(out): TLS certificate for \(origin), CVCA \(cvca.holderReference)\n")
+        try write(Array((origin + "\n").utf8), to: out + "/" + ServerPKIFile.origin.rawValue)
+        let cvca = try CVCertificate(encoded: files[.cvca] ?? [])
+        StandardStream.output.write("\(out): test PKI for \(origin), CVCA \(cvca.body.holderReference)\n")
     }
+}
+
+/// The port of an https://HOST:PORT origin.
+func originPort(_ origin: String) -> Int? {
+    guard originHost(origin) != nil else { return nil }
+    let authority = origin.dropFirst("https://".count).prefix { $0 != "/" }
+    return authority.lastIndex(of: ":").flatMap { Int(authority[authority.index(after: $0)...]) }
 }
 
 /// The host of an https://HOST:PORT origin.
@@ -115,8 +116,19 @@ struct Serve: ParsableCommand {
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The port to listen on (0: any free port).", valueName: "n"))
-    var port = 18443
+    @Option(
+        help: ArgumentHelp(
+            "The port to listen on (0: any free port; default 18443, with --pki the port of DIR's origin).",
+            valueName: "n"))
+    var port: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The data every session asks for: comma-separated SDK names (GivenNames, FamilyName, DateOfBirth, "
+                + "Address, …), TR-03127 words or DGn; a trailing ? makes one optional (default: every readable "
+                + "data group, required).",
+            valueName: "list"))
+    var attributes: String?
 
     @Flag(help: "Every session uses TLS-PSK for the PAOS channel (RSA-PSK; the TcToken carries the key).")
     var psk = false
@@ -128,7 +140,12 @@ struct Serve: ParsableCommand {
     var slowDelay = 3
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+        if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") } }
+        if let attributes {
+            do { _ = try RequestedAttributes(parsing: attributes) } catch {
+                throw ValidationError("--attributes: \(error)")
+            }
+        }
         guard maxBody > 0 else { throw ValidationError("--max-body must be positive") }
         guard (0...600).contains(slowDelay) else { throw ValidationError("--slow-delay must be 0 to 600") }
     }
@@ -137,19 +154,40 @@ struct Serve: ParsableCommand {
         stopOnSignals()
         var configuration = FrontEndConfiguration()
         configuration.host = host
-        configuration.port = port
+        configuration.port = port ?? 18443
         configuration.pskForAll = psk
         configuration.maximumBodySize = maxBody
         configuration.slowDelay = .seconds(slowDelay)
+        let requested = try attributes.map { try RequestedAttributes(parsing: $0) } ?? .all
         let credentials: TLSServerCredentials
+        var own: ServerPKI?
         if let pki {
             credentials = TLSServerCredentials(
-                certificatePEM: try read(pki + "/" + PKIFile.tlsCertificate),
-                keyPEM: try read(pki + "/" + PKIFile.tlsKey))
-            if let origin = try? read(pki + "/" + PKIFile.origin).split(separator: "\n").first.map(String.init),
-                port != 0, origin.hasSuffix(":\(port)")
-            {
-                configuration.origin = origin
+                certificatePEM: try read(pki + "/" + ServerPKIFile.tlsCertificate.rawValue),
+                keyPEM: try read(pki + "/" + ServerPKIFile.tlsKey.rawValue))
+            guard
+                let origin = try read(pki + "/" + ServerPKIFile.origin.rawValue).split(separator: "\n").first
+                    .map(String.init), let originPort = originPort(origin)
+            else { throw ValidationError("\(pki)/origin does not hold https://HOST:PORT: make the directory again") }
+            if let port, port != originPort {
+                throw ValidationError(
+                    "--port \(port) is not the port of \(pki)'s origin \(origin), which its certificate description "
+                        + "names: leave --port out, or make the PKI with `eid-testserver pki --out DIR --origin "
+                        + "https://HOST:\(port)`")
+            }
+            configuration.port = originPort
+            configuration.origin = origin
+            guard let certificate = credentials.certificateDER else {
+                throw ValidationError("\(pki)/tls-cert.pem is not a PEM certificate")
+            }
+            do {
+                own = try ServerPKIDirectory.load(origin: origin, tlsCertificate: certificate) {
+                    contents(of: $0, in: pki)
+                }
+            } catch { throw ValidationError("--pki \(pki): \(error)") }
+            if own?.authority == nil {
+                StandardStream.error.write(
+                    "eid-testserver: \(pki) has no cvca.key: the fault chat_beyond_dv is not available\n")
             }
         } else {
             credentials = try TLSServerCredentials.generate(host: host)
@@ -159,12 +197,16 @@ struct Serve: ParsableCommand {
             throw ValidationError("the TLS certificate is not a PEM certificate")
         }
         let handler = EIDServerSessionHandler(
-            tlsCertificate: certificate, capacity: configuration.maximumSessions)
+            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested)
         let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
         let bound = try server.start()
-        do { try handler.use(origin: server.routes.origin) } catch {
-            server.stop()
-            throw ValidationError("cannot make the server's PKI for \(server.routes.origin): \(error)")
+        if let own {
+            handler.use(pki: own)
+        } else {
+            do { try handler.use(origin: server.routes.origin) } catch {
+                server.stop()
+                throw ValidationError("cannot make the server's PKI for \(server.routes.origin): \(error)")
+            }
         }
         StandardStream.output.write("eid-testserver: listening on \(server.routes.origin) (port \(bound))\n")
         server.wait()

@@ -15,11 +15,16 @@ struct Auth: ParsableCommand {
             TcToken, talks PAOS with the service's eID server over TLS, and before the card is touched \
             shows who asks (the service's certificate description) and which data, required and \
             optional; then it asks "Proceed? [y/N]" and the PIN (the CAN when the PIN is suspended, the \
-            PUK when it is blocked). At the end it says the outcome and the address to continue at.
+            PUK when it is blocked). At the end it says the outcome and the address to continue at; \
+            --open hands that address (https only) to xdg-open, as a browser-started client sends the \
+            browser on.
 
-            The service's certificates must lead to a trusted CVCA: --trust-cvca adds one; --test-pki \
-            adds the project's TEST CVCA, whose private key is public (never trust it for real data). \
-            --simulator uses the in-process software card and implies --test-pki.
+            The service's certificates must lead to a trusted CVCA. Built in are the CVCAs of the German \
+            eID PKI, production (DECVCAeID) and test (DETESTeID, DECVCAeIDCT), with their link \
+            certificates, as AusweisApp trusts them (the card itself refuses a chain of the other PKI). \
+            --trust-cvca adds a CVCA; --test-pki adds the project's TEST CVCA, whose private key is \
+            public (never trust it for real data). --simulator uses the in-process software card and \
+            implies --test-pki.
 
             With --json every SDK message is one JSON line on standard output (AUTH first and last, \
             ACCESS_RIGHTS, READER, ENTER_PIN, ...). When standard input is not a terminal the answers \
@@ -49,6 +54,9 @@ struct Auth: ParsableCommand {
         help: ArgumentHelp(
             "Do not send this optional right (SDK name, e.g. FamilyName); repeatable.", valueName: "right"))
     var deny: [String] = []
+
+    @Flag(help: "At the end, open the address to continue at (https only) with xdg-open.")
+    var open = false
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))
     var timeout: Double = 600
@@ -96,8 +104,8 @@ struct Auth: ParsableCommand {
         CoreDumps.disable()
         let face = AuthFace(
             context: context,
-            options: .init(json: options.json, reader: reader, timeout: timeout, yes: yes, deny: deny),
-            trust: .init(anchors: anchors, csca: options.simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
+            options: .init(json: options.json, reader: reader, timeout: timeout, yes: yes, deny: deny, open: open),
+            trust: .builtIn(adding: anchors, csca: options.simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
             connect: OnlineConnection.connect)
         try face.run(url: url).exitUnlessSuccess()
     }

@@ -39,6 +39,8 @@ struct TestEIDClient {
     let channel: SimulatedCardChannel
     /// The TLS certificate the client saw (its SHA-256 must be in CommCertificates).
     let tlsCertificate: [UInt8]
+    /// The CVCAs the client trusts (`eid auth --trust-cvca`).
+    var trustAnchors = [TestCertificateAuthority.project.certificate]
     /// Flips a bit in the MAC of the first response of the first Transmit (a card response altered on the way).
     var tamperFirstResponse = false
     /// Changes the EAC1 output before it is sent (a client that lies or breaks).
@@ -185,7 +187,7 @@ struct TestEIDClient {
         else { throw .error(.invalidCertificatePath) }
         guard
             (try? CVCertificateChain(
-                target: at, pool: [dv], trustAnchors: [TestCertificateAuthority.project.certificate],
+                target: at, pool: [dv], trustAnchors: trustAnchors,
                 date: .todayUTC())) != nil
         else { throw .error(.invalidCertificatePath) }
         guard let bytes = input.certificateDescription, let description = try? CertificateDescription(encoded: bytes),

@@ -10,11 +10,11 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
         "needs the built eid-testserver binary: run `make test`"))
 struct AuthAgainstTestServerTests {
-    /// Runs `serve --port 0` for the length of `body`, which gets the port.
-    func withServer(_ body: (Substring) throws -> Void) throws {
+    /// Runs `serve --port 0` (and `options`) for the length of `body`, which gets the port.
+    func withServer(options: [String] = [], _ body: (Substring) throws -> Void) throws {
         let serve = Process()
         serve.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
-        serve.arguments = ["serve", "--port", "0"]
+        serve.arguments = ["serve", "--port", "0"] + options
         let serveOut = Pipe()
         serve.standardOutput = serveOut
         serve.standardError = Pipe()
@@ -105,6 +105,60 @@ struct AuthAgainstTestServerTests {
     }
 }
 
+/// `eid auth --open` as a process: a fake `xdg-open` first on PATH gets the refresh address as
+/// its one argument; nothing it prints reaches the JSON on standard output.
+extension AuthAgainstTestServerTests {
+    /// A directory with an executable `xdg-open` that records its arguments in `args` and prints
+    /// on both streams.
+    static func fakeXdgOpen() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eid-xdg-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let script = dir.appendingPathComponent("xdg-open")
+        try """
+        #!/bin/sh
+        { echo "$#"; for a in "$@"; do printf '%s\\n' "$a"; done; } > "\(dir.path)/args"
+        echo "xdg-open noise"
+        echo "xdg-open noise" >&2
+
+        """.write(to: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        return dir
+    }
+
+    @Test func openHandsTheRefreshAddressToXdgOpen() throws {
+        let dir = try Self.fakeXdgOpen()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "--open", "https://127.0.0.1:\(port)/tctoken"],
+                stdin: Self.answers, environment: ["PATH": dir.path + ":" + path], timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            #expect(!auth.stdout.contains("noise"))
+            for line in auth.stdout.split(separator: "\n") { #expect(line.hasPrefix("{"), "\(line)") }
+            let last = try jsonObject(String(try #require(auth.stdout.split(separator: "\n").last)))
+            let url = try #require(last["url"] as? String)
+            #expect(url.hasPrefix("https://127.0.0.1:\(port)/refresh?") && url.hasSuffix("ResultMajor=ok"))
+            let args = try String(contentsOf: dir.appendingPathComponent("args"), encoding: .utf8)
+            #expect(args == "1\n" + url + "\n")
+        }
+    }
+
+    @Test func openWithoutXdgOpenSaysSoAndTheOutcomeStands() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("eid-nopath-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "--open", "https://127.0.0.1:\(port)/tctoken"],
+                stdin: Self.answers, environment: ["PATH": empty.path], timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            #expect(auth.stderr.contains("eid: --open: xdg-open is not installed"))
+            #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
+        }
+    }
+}
+
 /// The acceptance line of `eid auth`: eid-sim in the test pcscd, `eid-testserver serve`, and
 /// `eid auth --json --test-pki` answering ACCEPT and SET_PIN from standard input.
 extension ThroughPCSCD {
@@ -129,7 +183,9 @@ extension ThroughPCSCD {
                         stdin: AuthAgainstTestServerTests.answers, timeout: 60)
                     #expect(auth.status == 0, "\(auth.stderr)")
                     #expect(
-                        messageNames(auth.stdoutLines) == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+                        messageNames(auth.stdoutLines).filter { $0 != "STATUS" } == [
+                            "AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH",
+                        ])
                     #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
                     let read = try server.result(port: serverPort)
                     #expect(read.hasPrefix(#"{"ok":true"#) && read.contains(#""GivenNames":"ERIKA""#))

@@ -58,7 +58,7 @@ struct AuthCommandTests {
             run.stderr.contains(
                 "eid: the TcToken could not be fetched: the connection to the server failed; is it running and reachable?"
             ))
-        #expect(run.stdoutLines.count == 2)
+        #expect(messageNames(run.stdoutLines) == ["AUTH", "STATUS", "STATUS", "AUTH"])
         #expect(run.stdoutLines.last?.contains(#""reason":"Workflow_TrustedChannel_Establishment_Error""#) == true)
         // The same on the terminal face: no JSON, the sentence only.
         let plain = try runTool("eid", ["auth", "--yes", "https://127.0.0.1:\(port)/tctoken"])

@@ -48,3 +48,85 @@ struct DocumentationTests {
         for name in simNames { #expect(man.contains(name), "man/eid.1 does not mention eid-sim \(name)") }
     }
 }
+
+/// README.md's "Testing your eService in CI" example, run as written through the test pcscd: the
+/// shell block between the `ci-example` markers, with the built binaries first on PATH and only
+/// the addresses of the user's machine replaced by the test environment's (vpcd port, reader
+/// name, a free server port), so the example cannot rot.
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(
+                atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"))
+    struct ReadmeCIExampleTests {
+        static func example() throws -> String {
+            let readme = try String(contentsOf: E2E.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            let start = try #require(readme.range(of: "<!-- ci-example"))
+            let end = try #require(readme.range(of: "<!-- /ci-example -->"))
+            let block = readme[start.upperBound..<end.lowerBound]
+            let open = try #require(block.range(of: "```sh\n"))
+            let close = try #require(block.range(of: "```", options: .backwards))
+            return String(block[open.upperBound..<close.lowerBound])
+        }
+
+        /// A port nothing listens on now (the kernel's choice for port 0).
+        static func freePort() throws -> Int {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            try withUnsafeMutablePointer(to: &address) { pointer in
+                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+                    guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else {
+                        throw CocoaError(.fileWriteUnknown)
+                    }
+                }
+            }
+            return Int(UInt16(bigEndian: address.sin_port))
+        }
+
+        @Test func theExampleAuthenticatesAndResultShowsTheSampleData() throws {
+            let script = try Self.example()
+            // The example as a user copies it: these are the only machine-specific strings.
+            #expect(script.contains("127.0.0.1:35963") && script.contains("'Virtual PCD 00 00'"))
+            #expect(script.contains("18443"))
+            try E2E.pool.withReader { reader, port in
+                let serverPort = try Self.freePort()
+                let adapted =
+                    script
+                    .replacingOccurrences(of: "127.0.0.1:35963", with: "127.0.0.1:\(port)")
+                    .replacingOccurrences(of: "'Virtual PCD 00 00'", with: "'\(reader)'")
+                    .replacingOccurrences(of: "18443", with: String(serverPort))
+                let directory = FileManager.default.temporaryDirectory
+                    .appendingPathComponent("eid-ci-example-" + UUID().uuidString)
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                defer { try? FileManager.default.removeItem(at: directory) }
+                let process = Process()
+                process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+                process.arguments = ["-k", "5", "90", "/bin/bash", "-c", adapted]
+                process.currentDirectoryURL = directory
+                var environment = ProcessInfo.processInfo.environment
+                environment["PATH"] = E2E.binDir.path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
+                process.environment = environment
+                let out = Pipe()
+                let err = Pipe()
+                process.standardOutput = out
+                process.standardError = err
+                process.standardInput = FileHandle.nullDevice
+                try process.run()
+                let stdout = PipeDrain(out)
+                let stderr = PipeDrain(err)
+                process.waitUntilExit()
+                let output = stdout.text()
+                #expect(process.terminationStatus == 0, "the README example failed: \(output) \(stderr.text())")
+                #expect(output.contains(#""msg":"AUTH","result""#) && output.contains("resultmajor#ok"))
+                #expect(output.contains(#"{"ok":true"#) && output.contains(#""GivenNames":"ERIKA""#))
+                let saved = try String(contentsOf: directory.appendingPathComponent("result.json"), encoding: .utf8)
+                #expect(saved.hasPrefix(#"{"ok":true"#))
+            }
+        }
+    }
+}

@@ -12,10 +12,13 @@ struct TestServerToolTests {
     @Test func pkiWritesWhatServeUses() throws {
         let dir = NSTemporaryDirectory() + "eid-testserver-pki-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let pki = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", "https://localhost:18443"])
+        let port = try OwnPKIServer.freePort()
+        let pki = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", "https://localhost:\(port)"])
         #expect(pki.status == 0)
         for file in [
-            "tls-cert.pem", "tls-key.pem", "cvca.cvcert", "dv.cvcert", "dv.key", "at.cvcert", "at.key", "origin",
+            "tls-cert.pem", "tls-key.pem", "cvca.cvcert", "cvca.key", "dv.cvcert", "dv.key", "at.cvcert", "at.key",
+            "description.der", "csca.cer", "ds.cer", "ds.key", "card-ef-cardaccess.bin", "card-ef-cardsecurity.bin",
+            "card-ca.key", "origin",
         ] {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + file), "pki did not write \(file)")
         }
@@ -31,10 +34,18 @@ struct TestServerToolTests {
         #expect(certificate.contains("Public-Key: (3072 bit)"))
         #expect(certificate.contains("DNS:localhost"))
 
-        // serve --pki on a free port; curl trusts exactly the written certificate.
+        // The CSCA signed the document signer; the document signer the card's EF.CardSecurity.
+        #expect(try runOpenSSL(["x509", "-inform", "DER", "-in", dir + "/csca.cer", "-out", dir + "/csca.pem"]) == 0)
+        let verified = try runOpenSSL([
+            "cms", "-verify", "-inform", "DER", "-in", dir + "/card-ef-cardsecurity.bin", "-CAfile", dir + "/csca.pem",
+            "-out", "/dev/null",
+        ])
+        #expect(verified == 0, "openssl cms -verify of card-ef-cardsecurity.bin under csca.cer")
+
+        // serve --pki on the origin's port (no --port); curl trusts exactly the written certificate.
         let serve = Process()
         serve.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
-        serve.arguments = ["serve", "--pki", dir, "--port", "0", "--psk"]
+        serve.arguments = ["serve", "--pki", dir, "--psk", "--attributes", "GivenNames,DateOfBirth?"]
         let serveOut = Pipe()
         serve.standardOutput = serveOut
         serve.standardError = Pipe()
@@ -55,7 +66,7 @@ struct TestServerToolTests {
             line += serveOut.fileHandleForReading.availableData
         }
         let greeting = String(decoding: line, as: UTF8.self)
-        let port = try #require(greeting.split(separator: "(port ").last?.prefix { $0.isNumber })
+        #expect(greeting.contains("listening on https://localhost:\(port) (port \(port))"), "\(greeting)")
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         curl.arguments = [
@@ -70,10 +81,78 @@ struct TestServerToolTests {
         #expect(token.contains("<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"))
     }
 
+    func runOpenSSL(_ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        process.arguments = arguments
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     @Test func servesRefusesABadPKIDirectoryClearly() throws {
         let result = try runTool("eid-testserver", ["serve", "--pki", "/nonexistent", "--port", "0"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot read /nonexistent/tls-cert.pem"))
+
+        let port = try OwnPKIServer.freePort()
+        let dir = try OwnPKIServer.makeDirectory(origin: "https://127.0.0.1:\(port)")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Another port than the origin's, which the certificate description names.
+        let otherPort = try runTool("eid-testserver", ["serve", "--pki", dir, "--port", String(port == 1 ? 2 : 1)])
+        #expect(otherPort.status != 0)
+        #expect(otherPort.stderr.contains("is not the port of"), "\(otherPort.stderr)")
+        // A missing AT key, then an AT key of another directory: named, with the remedy.
+        let other = try OwnPKIServer.makeDirectory(origin: "https://127.0.0.1:\(port)")
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        let ownKey = try Data(contentsOf: URL(fileURLWithPath: dir + "/at.key"))
+        try FileManager.default.removeItem(atPath: dir + "/at.key")
+        let missing = try runTool("eid-testserver", ["serve", "--pki", dir])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("at.key is missing"), "\(missing.stderr)")
+        try FileManager.default.copyItem(atPath: other + "/at.key", toPath: dir + "/at.key")
+        let mismatch = try runTool("eid-testserver", ["serve", "--pki", dir])
+        #expect(mismatch.status != 0)
+        #expect(mismatch.stderr.contains("the key in at.key is not its certificate's"), "\(mismatch.stderr)")
+        #expect(mismatch.stderr.contains("eid-testserver pki --out DIR"))
+        // Another directory's TLS certificate: not in this description's CommCertificates.
+        try ownKey.write(to: URL(fileURLWithPath: dir + "/at.key"))
+        for file in ["tls-cert.pem", "tls-key.pem"] {
+            try FileManager.default.removeItem(atPath: dir + "/" + file)
+            try FileManager.default.copyItem(atPath: other + "/" + file, toPath: dir + "/" + file)
+        }
+        let foreignTLS = try runTool("eid-testserver", ["serve", "--pki", dir])
+        #expect(foreignTLS.status != 0)
+        #expect(foreignTLS.stderr.contains("lack the SHA-256 of tls-cert.pem"), "\(foreignTLS.stderr)")
+    }
+
+    /// `--attributes`: the client is asked for exactly the list (required and optional), and
+    /// the server reads just that.
+    @Test func attributesChooseWhatTheServerAsksForAndReads() throws {
+        let server = AuthAgainstTestServerTests()
+        try server.withServer(options: ["--attributes", "GivenNames,FamilyNames,DateOfBirth?"]) { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
+                stdin: AuthAgainstTestServerTests.answers, timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            let rights = try #require(
+                auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })
+            let chat = try #require(rights["chat"] as? [String: Any])
+            #expect(Set(chat["required"] as? [String] ?? []) == ["GivenNames", "FamilyName"])
+            #expect((chat["optional"] as? [String] ?? []).contains("DateOfBirth"))
+            #expect(!(chat["required"] as? [String] ?? []).contains("Address"))
+            let read = try server.result(port: port)
+            #expect(read.hasPrefix(#"{"ok":true"#), "\(read)")
+            #expect(read.contains(#""GivenNames":"ERIKA""#) && read.contains(#""DateOfBirth""#))
+            #expect(!read.contains(#""Address""#) && !read.contains(#""Nationality""#), "\(read)")
+        }
+    }
+
+    @Test func aBadAttributeListIsRefused() throws {
+        let result = try runTool("eid-testserver", ["serve", "--port", "0", "--attributes", "GivenNames,ShoeSize?"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("ShoeSize is not a data group the server can read"), "\(result.stderr)")
     }
 
     @Test(arguments: [("bash", "eid-testserver.bash"), ("zsh", "_eid-testserver"), ("fish", "eid-testserver.fish")])

@@ -18,10 +18,10 @@ import Workflows
 
     func run(
         _ harness: Harness, server: InProcessEIDServer, json: Bool, yes: Bool = false, deny: [String] = [],
-        url: String = InProcessEIDServer.tcTokenURL
+        url: String = InProcessEIDServer.tcTokenURL, trust: AuthFace.Trust = AuthFaceTests.trust
     ) -> Int32 {
         AuthFace(
-            context: harness.context, options: .init(json: json, timeout: 10, yes: yes, deny: deny), trust: Self.trust,
+            context: harness.context, options: .init(json: json, timeout: 10, yes: yes, deny: deny), trust: trust,
             connect: server.connect
         ).run(url: url)
     }
@@ -104,8 +104,23 @@ import Workflows
         let server = try InProcessEIDServer()
         let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
         #expect(run(harness, server: server, json: true) == ExitStatus.success)
-        #expect(harness.sink.messages == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+        #expect(
+            harness.sink.messages == [
+                "AUTH", "STATUS", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "STATUS", "STATUS", "STATUS", "STATUS",
+                "STATUS", "AUTH",
+            ])
         #expect(harness.sink.output.first == #"{"msg":"AUTH"}"#)
+        // STATUS as AusweisApp sends it: 0 % before the TcToken (no question asked yet), the
+        // secure channel at 0 %, then 20, 40, 60 and 80 %, each with the last question.
+        #expect(
+            harness.sink.output.filter { $0.hasPrefix(#"{"msg":"STATUS""#) } == [
+                #"{"msg":"STATUS","workflow":"AUTH","progress":0,"state":null}"#,
+                #"{"msg":"STATUS","workflow":"AUTH","progress":0,"state":"ENTER_PIN"}"#,
+                #"{"msg":"STATUS","workflow":"AUTH","progress":20,"state":"ENTER_PIN"}"#,
+                #"{"msg":"STATUS","workflow":"AUTH","progress":40,"state":"ENTER_PIN"}"#,
+                #"{"msg":"STATUS","workflow":"AUTH","progress":60,"state":"ENTER_PIN"}"#,
+                #"{"msg":"STATUS","workflow":"AUTH","progress":80,"state":"ENTER_PIN"}"#,
+            ])
         #expect(
             harness.sink.output.last
                 == #"{"msg":"AUTH","result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"},"url":"https://127.0.0.1:18443/refresh?ResultMajor=ok"}"#
@@ -128,11 +143,60 @@ import Workflows
         let server = try InProcessEIDServer()
         let harness = Harness(input: ScriptedInput([]))
         #expect(run(harness, server: server, json: true, url: "http://service.example/tctoken") == ExitStatus.usage)
-        #expect(harness.sink.messages == ["AUTH", "AUTH"])
+        #expect(harness.sink.messages == ["AUTH", "STATUS", "AUTH"], "no TcToken fetched: STATUS at 80 % only")
         #expect(harness.sink.output.last?.contains("Workflow_Wrong_Parameter_Invocation") == true)
         #expect(server.exchanges == 0)
         let unreachable = Harness(input: ScriptedInput([]))
         #expect(run(unreachable, server: server, json: true, url: "https://elsewhere.example/t") == ExitStatus.network)
         #expect(unreachable.sink.error.first?.hasPrefix("eid: the TcToken could not be fetched: the host") == true)
+        #expect(unreachable.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
+    }
+
+    /// A CANCEL at the access rights: STATUS at 0 % before, 80 % (with the last question) after.
+    @Test func jsonFaceStatusWhenCancelledAtTheAccessRights() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([#"{"cmd":"CANCEL"}"#]))
+        #expect(run(harness, server: server, json: true) == ExitStatus.cancelled)
+        #expect(harness.sink.messages == ["AUTH", "STATUS", "ACCESS_RIGHTS", "STATUS", "AUTH"])
+        #expect(
+            harness.sink.output[3] == #"{"msg":"STATUS","workflow":"AUTH","progress":80,"state":"ACCESS_RIGHTS"}"#)
+    }
+
+    /// The terminal face shows no STATUS.
+    @Test func terminalFaceHasNoStatus() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(terminal: FakeTerminal(typing: ["y", "123456"]))
+        #expect(run(harness, server: server, json: false) == ExitStatus.success)
+        #expect(!harness.sink.output.joined().contains("STATUS"))
+        #expect(!harness.sink.output.contains { $0.contains("progress") })
+    }
+
+    /// What `eid auth` trusts unless told more: the German eID PKI's production and test CVCAs
+    /// (self-signed anchors) with their link certificates; the project's test CVCA only when added.
+    @Test func builtInTrustIsTheGermanEIDPKI() {
+        let trust = AuthFace.Trust.builtIn(adding: [], date: .todayUTC())
+        #expect(
+            trust.anchors.map(\.body.holderReference) == ["DECVCAeID00102", "DETESTeID00001", "DECVCAeIDCT00001"])
+        #expect(trust.links.count == 16)
+        #expect(trust.links.contains { $0.body.holderReference == "DECVCAeID00107" })
+        let project = TestCertificateAuthority.project.certificate
+        #expect(!trust.anchors.contains(project) && !trust.links.contains(project))
+        #expect(AuthFace.Trust.builtIn(adding: [project], date: .todayUTC()).anchors.last == project)
+    }
+
+    /// The project's test CVCA is not trusted by default: its server is refused in
+    /// pre-verification, before the card and the PIN.
+    @Test func theProjectTestPKIIsRefusedUnlessAdded() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        let builtIn = AuthFace.Trust.builtIn(adding: [], csca: SimulatorTestPKI.csca, date: .todayUTC())
+        #expect(run(harness, server: server, json: true, trust: builtIn) == ExitStatus.refused)
+        // No ACCESS_RIGHTS and no ENTER_PIN: the chain is refused before the user is asked.
+        #expect(harness.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
+        #expect(harness.sink.output.last?.contains("resultmajor#error") == true)
+        let added = Harness(input: ScriptedInput([Self.accept, Self.pin]))
+        let withProject = AuthFace.Trust.builtIn(
+            adding: [TestCertificateAuthority.project.certificate], csca: SimulatorTestPKI.csca, date: .todayUTC())
+        #expect(run(added, server: try InProcessEIDServer(), json: true, trust: withProject) == ExitStatus.success)
     }
 }

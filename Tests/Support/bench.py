@@ -10,10 +10,20 @@ side with AusweisApp2's RUN_CHANGE_PIN on the same eid-sim card. Runs inside `pc
 
 Peak RSS comes from GNU time (Debian package `time`) around a few extra runs, not from this
 script's wait4: Linux keeps a process's peak RSS across execve, so a child forked (or vforked)
-from Python reports at least Python's own RSS (about 14 MiB here), whatever it runs.
+from Python reports at least Python's own RSS (about 14 MiB here), whatever it runs. The running
+eid-testserver's peak RSS is VmHWM of /proc/PID/status, which belongs to the address space that
+execve made (so it does not include Python's).
+
+HTTP requests and TLS handshakes are counted by eid-testserver itself (GET /stats: connections
+accepted, TLS handshakes completed and how many resumed a session, HTTP requests received): a
+snapshot before and after each authentication; the snapshot after counts its own connection,
+handshake and request, which are subtracted.
 """
 import asyncio
+import http.client
+import json
 import os
+import ssl
 import shutil
 import statistics
 import subprocess
@@ -99,7 +109,17 @@ def measure(name, argv, runs, stdin_for=None, sim_args=()):
 def main():
     if not os.access(TIME, os.X_OK):
         raise SystemExit(f"bench: {TIME} is missing (Debian package time); it measures peak RSS")
-    print(f"eid bench — {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, reader '{READER}'")
+    print(f"eid bench — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.uname().nodename}, "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, reader '{READER}'")
+    # `bench.py BIN server auth` runs only those parts (eid-testserver throughput, eid auth against
+    # AusweisApp2); `make bench` runs everything.
+    parts = sys.argv[2:]
+    if parts:
+        if "server" in parts:
+            server_load((1, 8, 32), 10)
+        if "auth" in parts:
+            compare_auth(10)
+        return
     measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
 
     def answers(i):
@@ -111,6 +131,8 @@ def main():
     subprocess.run([f"{BIN}/eid-bench", "50"], check=True)
     eac_after_pace(20)
     compare_change_pin(10)
+    server_load((1, 8, 32), 10)
+    compare_auth(10)
 
 
 def eac_after_pace(runs):
@@ -233,6 +255,269 @@ def compare_change_pin(runs):
     for name, times, counts, wall in rows:
         spread = f"{statistics.median(times) * 1000:.1f} ms ({min(times) * 1000:.1f}-{max(times) * 1000:.1f})"
         print(f"| {name:<28} | {spread:<29} | {statistics.median(counts):5.0f} | {wall} |")
+
+
+class TestServer:
+    """The release eid-testserver (`serve --port 0`), stopped by its PID."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([f"{BIN}/eid-testserver", "serve", "--port", "0"],
+                                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True)
+        line = self.process.stdout.readline()  # "eid-testserver: listening on ... (port N)"
+        if "(port " not in line:
+            self.stop()
+            raise SystemExit("bench: eid-testserver did not start")
+        self.port = int(line.split("(port ")[1].split(")")[0])
+        self.url = f"https://127.0.0.1:{self.port}/tctoken"
+        self.tls = ssl.create_default_context()
+        self.tls.check_hostname = False
+        self.tls.verify_mode = ssl.CERT_NONE  # its certificate is a fresh self-signed one
+
+    def peak_rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            return int(next(line for line in f if line.startswith("VmHWM:")).split()[1])
+
+    def stats(self):
+        """GET /stats on a connection of its own (counted by the server, see the docstring)."""
+        connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.tls, timeout=10)
+        try:
+            connection.request("GET", "/stats")
+            return json.loads(connection.getresponse().read())
+        finally:
+            connection.close()
+
+    def result(self):
+        connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=self.tls, timeout=10)
+        try:
+            connection.request("GET", "/result")
+            return json.loads(connection.getresponse().read())
+        finally:
+            connection.close()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def server_load(clients, seconds):
+    """eid-testserver's throughput: eid-bench auth runs N client threads in one process, each eid's
+    library eID client (TcToken over TLS-1, PAOS over resumed TLS-2, AuthWorkflow) with its own
+    in-process software card (no pcscd), against the release eid-testserver spawned here."""
+    server = TestServer()
+    try:
+        print(f"\neid-testserver throughput (eid-bench auth: N in-process eID clients, each with an in-process")
+        print(f"software card, over HTTPS on loopback to a spawned release eid-testserver; {seconds} s each"
+              f" after 2 s warm-up; {os.cpu_count()} cores shared by clients and server)")
+        idle = server.peak_rss_kib()
+        for n in clients:
+            # CPU seconds of the server and of the clients over the counted window (sampled from
+            # /proc after the warm-up and at its end, so approximately aligned with eid-bench's count).
+            bench = subprocess.Popen([f"{BIN}/eid-bench", "auth", server.url, str(n), str(seconds)],
+                                     stdout=subprocess.PIPE, text=True)
+            time.sleep(2)
+            server_before, clients_before = cpu_seconds(server.process.pid), cpu_seconds(bench.pid)
+            time.sleep(seconds)
+            server_cpu = cpu_seconds(server.process.pid) - server_before
+            clients_cpu = cpu_seconds(bench.pid) - clients_before
+            line = bench.communicate(timeout=120)[0].strip()
+            done = int(line.split("(")[1].split(" in ")[0])
+            per_auth = (f"; CPU per auth: server {server_cpu / done * 1000:.0f} ms, clients "
+                        f"{clients_cpu / done * 1000:.0f} ms") if done else ""
+            print(f"{line}{per_auth}; server peak RSS so far {server.peak_rss_kib() / 1024:.1f} MiB")
+        print(f"   (eid-testserver's peak RSS after start, before any client: {idle / 1024:.1f} MiB)")
+    finally:
+        server.stop()
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a running process (/proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def stats_delta(before, after):
+    """What happened between two /stats snapshots, without the second snapshot's own request."""
+    return {"requests": after["httpRequests"] - before["httpRequests"] - 1,
+            "handshakes": after["tlsHandshakes"] - before["tlsHandshakes"] - 1,
+            "resumed": after["tlsResumed"] - before["tlsResumed"],
+            "connections": after["connections"] - before["connections"] - 1}
+
+
+def eid_auth(url, wrap=()):
+    """One `eid auth --json --test-pki --reader READER`, answering ACCEPT and SET_PIN when asked:
+    (SET_PIN -> final AUTH seconds, process start -> exit seconds)."""
+    spawn = time.monotonic()
+    proc = subprocess.Popen([*wrap, f"{BIN}/eid", "auth", "--json", "--test-pki", "--reader", READER,
+                             "--timeout", "20", url],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    marks = {}
+    try:
+        for line in proc.stdout:
+            now = time.monotonic()
+            if line.startswith('{"msg":"ACCESS_RIGHTS"'):
+                proc.stdin.write('{"cmd":"ACCEPT"}\n')
+                proc.stdin.flush()
+            elif line.startswith('{"msg":"ENTER_PIN"'):
+                proc.stdin.write('{"cmd":"SET_PIN","value":"123456"}\n')
+                proc.stdin.flush()
+                marks["set_pin"] = time.monotonic()
+            elif line.startswith('{"msg":"AUTH","result"') and "resultmajor#ok" in line:
+                marks["done"] = now
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if proc.returncode != 0 or "done" not in marks or "set_pin" not in marks:
+        raise SystemExit(f"bench: eid auth failed (status {proc.returncode})")
+    return marks["done"] - marks["set_pin"], time.monotonic() - spawn
+
+
+class TestPKIAusweisApp2(AusweisApp2):
+    """AusweisApp2 with pre-verification off (shared/PEERS.md: it pre-verifies terminal chains
+    against its built-in CVCAs only), so that it authenticates against eid-testserver's test PKI;
+    the card (eid-sim) still checks the chain in Terminal Authentication. The settings file must
+    exist before it starts, so this repeats AusweisApp2's start with it written first."""
+
+    def __init__(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp(prefix="eid-aa2-")
+        for sub in ("home", "tmp", "xdg"):
+            os.makedirs(os.path.join(self.dir, sub), mode=0o700)
+        for organisation in ("Unknown Organization", "AusweisApp2_CE"):
+            conf = os.path.join(self.dir, "home", ".config", organisation)
+            os.makedirs(conf, exist_ok=True)
+            with open(os.path.join(conf, "AusweisApp2.conf"), "w") as f:
+                f.write("[preverification]\nenabled=false\n")
+        env = dict(os.environ, HOME=f"{self.dir}/home", TMPDIR=f"{self.dir}/tmp",
+                   XDG_RUNTIME_DIR=f"{self.dir}/xdg", QT_QPA_PLATFORM="offscreen")
+        self.output = open(os.path.join(self.dir, "stdout.log"), "w")
+        self.process = subprocess.Popen(
+            ["AusweisApp2", "--ui", "websocket", "--port", "0", "--keep"],
+            env=env, stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
+        self.port = self._wait_for_port()
+
+
+async def ausweisapp2_auth(client, url):
+    """One RUN_AUTH: ACCEPT on ACCESS_RIGHTS, the PIN on ENTER_PIN or the CAN on ENTER_CAN (the
+    test server's terminal is allowed the CAN, and AusweisApp2 then asks for it instead of the
+    PIN); seconds from that SET_* to the final AUTH."""
+    await client.send("RUN_AUTH", tcTokenURL=url)
+    sent = None
+    deadline = time.monotonic() + 60
+    while True:
+        message = await client.receive(max(0.1, deadline - time.monotonic()))
+        name = message.get("msg")
+        if name == "ACCESS_RIGHTS":
+            await client.send("ACCEPT")
+        elif name == "ENTER_PIN":
+            await client.send("SET_PIN", value="123456")
+            sent = client.last_sent["SET_PIN"]
+        elif name == "ENTER_CAN":
+            await client.send("SET_CAN", value="500540")
+            sent = client.last_sent["SET_CAN"]
+        elif name in ("ENTER_PUK", "INSERT_CARD", "BAD_STATE", "INVALID"):
+            raise SystemExit(f"bench: AusweisApp2 asked {name} during RUN_AUTH")
+        elif name == "AUTH" and "result" in message:
+            if message["result"].get("major", "").endswith("#ok") and sent is not None:
+                return message["_at"] - sent
+            raise SystemExit(f"bench: AusweisApp2's authentication failed: {message['result']}")
+
+
+def compare_auth(runs):
+    """eid auth and AusweisApp2's RUN_AUTH on one eid-sim card in the test pcscd against one
+    eid-testserver: AusweisApp2's runs first (it is a running service), then eid's."""
+    if not shutil.which("AusweisApp2"):
+        print("AusweisApp2 is not installed: no side-by-side authentication (make deps installs it)")
+        return
+    card = SoftwareCard(BIN, PORT)
+    server = TestServer()
+    app = None
+    rows = []
+    try:
+        wait_for_card()
+        app = TestPKIAusweisApp2()
+
+        def counted(one):
+            before_apdus, before = card.apdu_count(), server.stats()
+            seconds = one()
+            time.sleep(0.3)  # closing commands and connections after AUTH
+            delta = stats_delta(before, server.stats())
+            delta["apdus"] = card.apdu_count() - before_apdus
+            if not server.result().get("ok"):
+                raise SystemExit("bench: eid-testserver's /result is not ok after an authentication")
+            return seconds, delta
+
+        async def aa2_runs():
+            client = await SDKClient.connect(app.url)
+            try:
+                await client.wait_for_reader(READER, has_card=True)
+                results = []
+                for _ in range(runs):
+                    before_apdus, before = card.apdu_count(), server.stats()
+                    seconds = await ausweisapp2_auth(client, server.url)
+                    await asyncio.sleep(0.3)
+                    delta = stats_delta(before, server.stats())
+                    delta["apdus"] = card.apdu_count() - before_apdus
+                    if not server.result().get("ok"):
+                        raise SystemExit("bench: eid-testserver's /result is not ok after AusweisApp2's run")
+                    results.append((seconds, delta))
+                return results
+            finally:
+                await client.close()
+
+        aa2 = asyncio.run(asyncio.wait_for(aa2_runs(), 300))
+        eid_runs = [counted(lambda: eid_auth(server.url)) for _ in range(runs)]
+        eid = [(s[0], d) for s, d in eid_runs]
+        eid_walls = [s[1] for s, _ in eid_runs]
+        rss = []
+        rss_file = f"/tmp/eid-bench-rss-{os.getpid()}"
+        for _ in range(RSS_RUNS):
+            eid_auth(server.url, wrap=(TIME, "-f", "%M", "-o", rss_file))
+            with open(rss_file) as f:
+                rss.append(int(f.read().split()[-1]))
+            os.remove(rss_file)
+        rows = [(f"`eid auth --json --test-pki`", eid,
+                 f"{statistics.median(eid_walls) * 1000:.0f} ms start to exit; peak RSS {max(rss) / 1024:.1f} MiB"),
+                ("AusweisApp2 `RUN_AUTH`", aa2, "a running service")]
+    finally:
+        if app:
+            app.stop()
+        server.stop()
+        card.stop()
+        wait_for_empty_reader()
+    print(f"\nonline authentication, eid-sim in the test pcscd + eid-testserver, {runs} runs each "
+          "(SET_PIN, or AusweisApp2's SET_CAN, -> AUTH wall time;")
+    print("APDUs by eid-sim --trace; HTTP requests, TLS handshakes (resumed) and connections counted by eid-testserver)")
+    print("| client | SET_PIN -> AUTH median (min-max) | APDUs | HTTP requests | TLS handshakes (resumed) "
+          "| connections | other |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, results, other in rows:
+        times = [r[0] for r in results]
+        deltas = [r[1] for r in results]
+
+        def med(key):
+            return statistics.median(d[key] for d in deltas)
+        print(f"| {name} | {statistics.median(times) * 1000:.0f} ms ({min(times) * 1000:.0f}-"
+              f"{max(times) * 1000:.0f}) | {med('apdus'):.0f} | {med('requests'):.0f} | "
+              f"{med('handshakes'):.0f} ({med('resumed'):.0f}) | {med('connections'):.0f} | {other} |")
+
+
+def wait_for_card():
+    for _ in range(150):
+        out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
+        if f'"name":"{READER}","attached":true,"keypad":false,"card":{{' in out:
+            return
+        time.sleep(0.1)
+    raise SystemExit("bench: the software card did not appear")
 
 
 if __name__ == "__main__":

@@ -100,6 +100,22 @@ struct HTTPSFrontEndTests {
         #expect(Bool(second.stdout.contains("200 OK")))
     }
 
+    @Test func statsCountConnectionsHandshakesAndRequests() throws {
+        let server = try TestServerFixture()
+        // One connection (full handshake) with two requests on it, keep-alive.
+        let (code, _) = try server.curl("/", [server.origin + "/"])
+        #expect(code == 200)
+        // Two s_client connections, the second resuming the first's session (full, then resumed).
+        let session = server.directory + "/stats-session.pem"
+        _ = try server.sClient(["-sess_out", session], request: "GET / HTTP/1.0\r\n\r\n")
+        _ = try server.sClient(["-sess_in", session], request: "GET / HTTP/1.0\r\n\r\n")
+        let (statsCode, stats) = try server.curl("/stats")
+        #expect(statsCode == 200)
+        // The /stats request counts itself: the fourth connection and handshake, the fifth request.
+        #expect(stats == #"{"connections":4,"tlsHandshakes":4,"tlsResumed":1,"httpRequests":5}"#)
+        #expect(server.server.routes.statistics.requests == 5)
+    }
+
     @Test func tls13IsOffered() throws {
         let server = try TestServerFixture()
         let (code, _) = try server.curl("/", ["--tlsv1.3"])

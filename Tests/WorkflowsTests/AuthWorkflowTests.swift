@@ -36,14 +36,15 @@ import Testing
 
     func authenticate(
         peer: ScriptedPeer, server: FakeEIDServer? = nil, card: SimulatedEIDCard = SimulatedEIDCard(),
-        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate]
+        trustAnchors: [CVCertificate] = [TestCertificateAuthority.project.certificate],
+        refreshClient: RefreshAddressClient? = nil
     ) throws -> Run {
         let server = try server ?? FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
                 tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken, trustAnchors: trustAnchors,
                 date: .todayUTC(), csca: SimulatorTestPKI.csca),
-            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server,
+            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server, refreshClient: refreshClient,
             timeouts: .init(card: 5, input: 5),
             openSession: { connection, info in
                 EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
@@ -249,6 +250,31 @@ import Testing
         #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_CAN", "ENTER_PIN", "AUTH"])
         #expect(run.server.dataGroup4 != nil)
     }
+
+    /// §1.6 in the workflow: the refresh address (same origin as the subjectURL) gets a HEAD for
+    /// its TLS certificate; a certificate not in the description leaves no refresh URL, so the
+    /// browser goes to the CommunicationErrorAddress and the success becomes communicationError.
+    @Test func theRefreshAddressIsCheckedBeforeItIsGiven() throws {
+        let refresh = "https://service.example/done?ref=1"
+        let good = ScriptedRefreshClient([
+            refresh: .success(
+                RefreshAddressVisit(status: 200, location: nil, serverCertificate: FakeEIDServer.tlsCertificate))
+        ])
+        let run = try authenticate(peer: ScriptedPeer([Self.accept, Self.pin]), refreshClient: good)
+        #expect(run.result.outcome.result == .ok && run.result.outcome.reason == nil)
+        #expect(run.result.url == refresh + "&ResultMajor=ok")
+        #expect(good.requests.map(\.url) == [refresh] && good.requests.map(\.headOnly) == [true])
+
+        let stranger = ScriptedRefreshClient([
+            refresh: .success(RefreshAddressVisit(status: 200, location: nil, serverCertificate: Array("other".utf8)))
+        ])
+        let refused = try authenticate(peer: ScriptedPeer([Self.accept, Self.pin]), refreshClient: stranger)
+        #expect(refused.result.outcome.reason == .authRefreshAddressFailed(.certificateNotInDescription))
+        #expect(refused.result.outcome.result == .error(.communicationError))
+        #expect(refused.result.url == "https://service.example/error?ResultMajor=error&ResultMinor=communicationError")
+        #expect(refused.finalAuth?.0?.major == ECardAPIResult.Major.error.rawValue)
+        #expect(refused.finalAuth?.1 == refused.result.url)
+    }
 }
 
 /// A peer that answers each message by its name from a script, one command per message, as a
@@ -269,4 +295,99 @@ final class ReactivePeer: ScriptedPeer {
     }
 
     override func nextCommand(timeout: Double) -> PeerInput { super.nextCommand(timeout: min(timeout, 0.2)) }
+}
+
+/// The progress STATUS reports (AusweisApp's percentages), from a whole run of the workflow.
+@Suite struct AuthProgressTests {
+    func progress(_ lines: [String], card: SimulatedEIDCard = SimulatedEIDCard()) throws -> [AuthProgress] {
+        let server = try FakeEIDServer()
+        let workflow = AuthWorkflow(
+            configuration: .init(
+                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
+                csca: SimulatorTestPKI.csca),
+            provider: SimulatorReaderProvider(card: card), peer: ScriptedPeer(lines), transport: server,
+            timeouts: .init(card: 5, input: 5),
+            openSession: { connection, info in
+                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
+            })
+        var seen: [AuthProgress] = []
+        workflow.onProgress = { seen.append($0) }
+        _ = workflow.run()
+        return seen
+    }
+
+    static let order: [AuthProgress] = [
+        AuthProgress(percent: 0, step: .openingSecureChannel), AuthProgress(percent: 20, step: .verifyingProvider),
+        AuthProgress(percent: 40, step: .verifyingCard), AuthProgress(percent: 60, step: .readingData),
+        AuthProgress(percent: 80, step: .sendingToProvider),
+    ]
+
+    @Test func aWholeAuthenticationInAusweisAppsOrder() throws {
+        #expect(try progress([AuthWorkflowTests.accept, AuthWorkflowTests.pin]) == Self.order)
+    }
+
+    /// A second PACE (wrong PIN, CAN then PIN, PUK then PIN) and a second Transmit change nothing.
+    @Test func repeatedStepsReportOnce() throws {
+        let wrong = #"{"cmd":"SET_PIN","value":"111111"}"#
+        #expect(try progress([AuthWorkflowTests.accept, wrong, AuthWorkflowTests.pin]) == Self.order)
+        let can = #"{"cmd":"SET_CAN","value":"500540"}"#
+        #expect(
+            try progress(
+                [AuthWorkflowTests.accept, can, AuthWorkflowTests.pin],
+                card: SimulatedEIDCard(profile: CardProfile(pinRetries: 1))) == Self.order)
+    }
+
+    @Test func aCancelBeforeTheCardGoesStraightTo80() throws {
+        #expect(try progress([AuthWorkflowTests.cancel]) == [AuthProgress(percent: 80, step: .sendingToProvider)])
+    }
+
+    @Test func enteringAStateOnlyReportsAChange() {
+        let start = AuthProgress.start
+        #expect(start.entering(.editAccessRights) == nil)
+        let channel = start.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3)))
+        #expect(channel == AuthProgress(percent: 0, step: .openingSecureChannel))
+        #expect(channel?.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2))) == nil)
+        let transmit = AuthProgress(percent: 60, step: .readingData)
+        #expect(transmit.entering(.transmit) == nil)
+    }
+}
+
+/// Transmit forwards the server's APDUs to the card byte for byte and the answers back the same.
+@Suite struct TransmitUnchangedTests {
+    /// Records the bytes that reach the card, by whichever method they come.
+    final class RecordingChannel: CardConnection {
+        var received: [[UInt8]] = []
+        let answer: [UInt8]
+        init(answer: [UInt8]) { self.answer = answer }
+        var supportsExtendedLength: Bool { true }
+        func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
+            received.append(command.bytes)
+            return try ResponseAPDU(bytes: answer)
+        }
+        func transmit(encoded: [UInt8]) throws -> [UInt8] {
+            received.append(encoded)
+            return answer
+        }
+        func disconnect(resetCard: Bool) {}
+    }
+
+    /// Valid encodings that are not the minimal one: extended Lc and Le where short would do, an
+    /// extended Le of 256; parsing and re-encoding would change each of them.
+    static let nonMinimal: [[UInt8]] = [
+        [UInt8](hex: "0cb00000" + "00000d" + "970100" + "8e08a1b2c3d4e5f60708" + "0100")!,
+        [UInt8](hex: "0cb00000" + "000100")!,
+        [UInt8](hex: "0ca4040c" + "00000d" + "870501aabbccdd" + "8e04a1b2c3d4")!,
+    ]
+
+    @Test(arguments: nonMinimal)
+    func theCardGetsTheServersBytes(apdu: [UInt8]) throws {
+        // Checks that the example really is one a parse and re-encode would change.
+        #expect(try CommandAPDU(bytes: apdu).bytes != apdu)
+        let channel = RecordingChannel(answer: [0x99, 0x02, 0x90, 0x00, 0x90, 0x00])
+        let info = PACEInfo(protocol: PACEProtocol.ecdhGenericMappingAES128.oid, version: 2, parameterID: 13)
+        let session = EIDAuthCardSession(channel: channel, paceInfo: info, csca: nil)
+        #expect(try session.transmit(apdu) == [0x99, 0x02, 0x90, 0x00, 0x90, 0x00])
+        #expect(channel.received == [apdu])
+    }
 }

@@ -34,6 +34,7 @@ import Testing
         .authInvalidActivationURL(.missingTcTokenURL),
         .authTcTokenUnavailable(.hostNotFound(host: "service.invalid")),
         .authInvalidTcToken(.unsupportedBinding),
+        .authRefreshAddressFailed(.certificateNotInDescription),
     ]
 
     static func covered(_ reason: FailureReason) -> Int {
@@ -64,11 +65,12 @@ import Testing
         case .authInvalidActivationURL: return 23
         case .authTcTokenUnavailable: return 24
         case .authInvalidTcToken: return 25
+        case .authRefreshAddressFailed: return 26
         }
     }
 
     @Test func everyReasonIsListed() {
-        #expect(Self.every.map(Self.covered) == Array(0..<26))
+        #expect(Self.every.map(Self.covered) == Array(0..<27))
     }
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
@@ -86,7 +88,7 @@ import Testing
                 "Workflow_Unexpected_Message_From_EidServer", "Workflow_Unknown_Paos_From_EidServer",
                 "Workflow_TrustedChannel_Error_From_Server", "Paos_Generic_Server_Error",
                 "Workflow_Wrong_Parameter_Invocation", "Workflow_TrustedChannel_Establishment_Error",
-                "Workflow_TrustedChannel_Server_Format_Error",
+                "Workflow_TrustedChannel_Server_Format_Error", "Check_Refresh_Address_Hash_Missing_In_Certificate",
             ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
         for name in Self.every.map(\.name) {

@@ -36,6 +36,10 @@ public final class VPCDConnection: @unchecked Sendable {
     /// For tests only: after this many command APDUs the card stops answering (it stays in
     /// the reader and keeps the connection), as a hung reader or card would.
     public var stallAfter: Int?
+    /// For tests only: after this many command APDUs the card leaves the reader: the next
+    /// command is not answered, the connection to vpcd is closed and `run()` returns, as when
+    /// the card is pulled out in the middle of a session.
+    public var vanishAfter: Int?
     private var commandsAnswered = 0
 
     public init(
@@ -77,6 +81,11 @@ public final class VPCDConnection: @unchecked Sendable {
             } catch SocketError.stopped {
                 card.powerOff()
                 break
+            } catch is CardVanished {
+                // The socket closes when it goes out of scope: vpcd's reader is empty.
+                card.powerOff()
+                onEvent(.vanished(after: commandsAnswered))
+                break
             } catch {
                 card.powerOff()
                 onEvent(.disconnected(endpoint, retryIn: delay))
@@ -101,6 +110,7 @@ public final class VPCDConnection: @unchecked Sendable {
                 default: onEvent(.unknownControlCode(payload[0]))
                 }
             } else if payload.count > 1 {
+                if let vanishAfter, commandsAnswered >= vanishAfter { throw CardVanished() }
                 if let stallAfter, commandsAnswered >= stallAfter { continue }
                 commandsAnswered += 1
                 var response = card.respond(to: payload)
@@ -125,6 +135,9 @@ public final class VPCDConnection: @unchecked Sendable {
             usleep(UInt32(min(left, 0.05) * 1_000_000))
         }
     }
+
+    /// `vanishAfter` was reached.
+    private struct CardVanished: Error {}
 
     static func reason(_ error: Error) -> String {
         switch error as? SocketError {

@@ -7,6 +7,9 @@ public enum VPCDEvent: Equatable, Sendable, CustomStringConvertible {
     case connectFailed(VPCDEndpoint, reason: String, retryIn: Double)
     /// vpcd closed the connection or it broke; reconnecting after `retryIn` seconds.
     case disconnected(VPCDEndpoint, retryIn: Double)
+    /// The test-only `vanishAfter` was reached: the card left the reader after this many
+    /// command APDUs and does not come back.
+    case vanished(after: Int)
     /// A one-byte message that is not a vpcd control code (ignored).
     case unknownControlCode(UInt8)
 
@@ -18,6 +21,8 @@ public enum VPCDEvent: Equatable, Sendable, CustomStringConvertible {
             return "vpcd at \(e) \(reason); retrying in \(VPCDEvent.seconds(delay))"
         case .disconnected(let e, let delay):
             return "vpcd at \(e) closed the connection (card removed); reconnecting in \(VPCDEvent.seconds(delay))"
+        case .vanished(let count):
+            return "the card left the reader after \(count) command APDUs (--vanish-after)"
         case .unknownControlCode(let code):
             return "ignored unknown vpcd control code \(code)"
         }

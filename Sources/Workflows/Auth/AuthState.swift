@@ -186,7 +186,8 @@ public enum AuthEffect: WorkflowEffect {
     case transmit
     /// → `received`, `failed`: the response the server waits for, with the failure's result.
     case sendError(FailureReason)
-    /// → `proceed`: the refresh address with the result parameters, or the communication-error address.
+    /// → `proceed`, `failed`: the refresh address checked (§1.6) with the result parameters, or the
+    /// communication-error address.
     case determineRefreshAddress(AuthOutcome)
 
     public var givesEvent: Bool {

@@ -14,6 +14,10 @@ extension AuthState {
             return AuthStep(state)
         case (.checkRefreshAddress(let outcome), .proceed):
             return AuthStep(.finished(outcome))
+        case (.checkRefreshAddress(let outcome), .failed(let reason)):
+            // No refresh URL (§1.6): a success becomes that failure; an earlier failure stands.
+            guard outcome.result.major == .ok else { return AuthStep(.finished(outcome)) }
+            return AuthStep(.finished(AuthOutcome(result: reason.result, reason: reason, fromServer: false)))
         case (.checkRefreshAddress, _):
             return AuthStep(state)
         case (.sendErrorResponse(let local), .received(.startPAOSResponse(let result))):

@@ -26,18 +26,21 @@ public final class AuthWorkflow {
         public var tcToken: TcToken
         /// The CVCAs the service's chain must lead to.
         public var trustAnchors: [CVCertificate]
+        /// CVCA link certificates the chain may pass through (besides those the server sends).
+        public var linkCertificates: [CVCertificate]
         /// Today, for the certificates' validity.
         public var date: CalendarDate
         /// The CSCA EF.CardSecurity must chain to (nil: the signature inside the file only).
         public var csca: X509Certificate?
 
         public init(
-            tcTokenURL: String, tcToken: TcToken, trustAnchors: [CVCertificate], date: CalendarDate,
-            csca: X509Certificate? = nil
+            tcTokenURL: String, tcToken: TcToken, trustAnchors: [CVCertificate],
+            linkCertificates: [CVCertificate] = [], date: CalendarDate, csca: X509Certificate? = nil
         ) {
             self.tcTokenURL = tcTokenURL
             self.tcToken = tcToken
             self.trustAnchors = trustAnchors
+            self.linkCertificates = linkCertificates
             self.date = date
             self.csca = csca
         }
@@ -54,22 +57,28 @@ public final class AuthWorkflow {
     let provider: CardReaderProvider
     let peer: SDKPeer
     let transport: PAOSTransport
+    /// The network of the refresh address's check (§1.6); nil: the address is taken unchecked.
+    let refreshClient: RefreshAddressClient?
     let readerName: String?
     let timeouts: ChangePINWorkflow.Timeouts
     let openSession: (CardConnection, PACEInfo) -> AuthCard
 
-    /// Called with every state the workflow enters (STATUS will report them).
+    /// Called with every state the workflow enters.
     public var onState: (AuthState) -> Void = { _ in }
+    /// Called when the progress changes (the JSON face sends STATUS); the workflow starts at
+    /// `AuthProgress.start`, which the caller reports before fetching the TcToken.
+    public var onProgress: (AuthProgress) -> Void = { _ in }
 
     public init(
         configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
-        readerName: String? = nil, timeouts: ChangePINWorkflow.Timeouts = .init(),
-        openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
+        refreshClient: RefreshAddressClient? = nil, readerName: String? = nil,
+        timeouts: ChangePINWorkflow.Timeouts = .init(), openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
     ) {
         self.configuration = configuration
         self.provider = provider
         self.peer = peer
         self.transport = transport
+        self.refreshClient = refreshClient
         self.readerName = readerName
         self.timeouts = timeouts
         self.openSession = openSession
@@ -83,8 +92,16 @@ public final class AuthWorkflow {
             run.answer?.wipe()
             run.found?.connection.disconnect(resetCard: true)
         }
+        var progress = AuthProgress.start
+        let entered = { [onState, onProgress] (state: AuthState) in
+            onState(state)
+            if let next = progress.entering(state) {
+                progress = next
+                onProgress(next)
+            }
+        }
         let outcome = AuthState.start.run(
-            onState: onState, perform: { perform($0, &run) },
+            onState: entered, perform: { perform($0, &run) },
             finished: { state in
                 if case .finished(let outcome) = state { return outcome }
                 return nil
@@ -93,7 +110,7 @@ public final class AuthWorkflow {
                 let reason = FailureReason.authCardError(
                     .transportFailed("the authentication stopped in \(state.name)"))
                 let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
-                onState(.finished(outcome))
+                entered(.finished(outcome))
                 return outcome
             },
             transition: AuthState.transition)
@@ -133,7 +150,7 @@ public final class AuthWorkflow {
                 do {
                     let check = try TerminalCheck(
                         input, tcTokenURL: configuration.tcTokenURL, trustAnchors: configuration.trustAnchors,
-                        date: configuration.date, tlsCertificates: transport.serverCertificates)
+                        linkCertificates: configuration.linkCertificates, date: configuration.date, tlsCertificates: transport.serverCertificates)
                     run.terminal = check
                     run.rights = check.accessRights
                     return .terminalAccepted
@@ -212,8 +229,16 @@ public final class AuthWorkflow {
             case .sendError(let reason):
                 return sendError(reason, &run)
             case .determineRefreshAddress(let outcome):
-                run.url = refreshURL(for: outcome)
-                return .proceed
+                do {
+                    run.url = try refreshURL(for: outcome, terminal: run.terminal)
+                    return .proceed
+                } catch {
+                    // No refresh URL: the communication-error address, with communicationError.
+                    run.url = configuration.tcToken.usableCommunicationErrorAddress.map {
+                        RefreshResult.error(.communicationError).appended(to: $0)
+                    }
+                    return .failed(.authRefreshAddressFailed(error))
+                }
             }
         } catch {
             return .failed(Self.cardFailure(error))
@@ -365,16 +390,28 @@ public final class AuthWorkflow {
         }
     }
 
-    /// StateCheckRefreshAddress without the network: the https RefreshAddress with the result
-    /// parameters (§1.7); without one, the CommunicationErrorAddress with communicationError.
-    /// (Following the refresh address's redirects and checking their TLS certificates is the
-    /// HTTP client's part.)
-    func refreshURL(for outcome: AuthOutcome) -> String? {
+    /// StateCheckRefreshAddress and the result parameters: the https RefreshAddress, checked with
+    /// `refreshClient` (§1.6: redirects followed to the service's origin, every hop's TLS
+    /// certificate in CommCertificates), with the result parameters (§1.7); without an https
+    /// RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when the
+    /// check finds no refresh URL.
+    func refreshURL(for outcome: AuthOutcome, terminal: TerminalCheck?) throws(RefreshAddressError) -> String? {
         let token = configuration.tcToken
-        if WebOrigin(url: token.refreshAddress)?.isHTTPS == true {
-            return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: token.refreshAddress)
+        guard WebOrigin(url: token.refreshAddress)?.isHTTPS == true else {
+            return token.usableCommunicationErrorAddress.map {
+                RefreshResult.error(.communicationError).appended(to: $0)
+            }
         }
-        return token.usableCommunicationErrorAddress.map { RefreshResult.error(.communicationError).appended(to: $0) }
+        var address = token.refreshAddress
+        if let refreshClient {
+            let check = RefreshAddressCheck(
+                subjectURL: terminal?.description.subjectURL ?? configuration.tcTokenURL,
+                commCertificates: terminal.map {
+                    ($0.description.commCertificates ?? [], $0.documentVerifier.body.publicKey.algorithm.digest)
+                })
+            address = try check.resolve(address, client: refreshClient)
+        }
+        return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: address)
     }
 
     private static let noCard = CardError.transportFailed("no card session")

@@ -122,8 +122,9 @@ public final class EIDAuthCardSession: AuthCard {
         return EAC2CardData(efCardSecurity: cardSecurity, nonce: nonce, token: token)
     }
 
+    /// The server's APDU goes to the card byte for byte, and the card's answer back the same.
     public func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
-        try channel.transmit(try CommandAPDU(bytes: apdu)).bytes
+        try channel.transmit(encoded: apdu)
     }
 
     /// Runs a card step: a removed card stays a removed card; a refused EAC command is

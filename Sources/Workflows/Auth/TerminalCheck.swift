@@ -8,10 +8,10 @@ import SDK
 /// StateCertificateDescriptionCheck, StateCheckCertificates), in that order:
 ///
 /// 1. exactly one DV and one authentication terminal certificate;
-/// 2. the chain from a trusted CVCA (through link certificates among the EAC1 certificates) to
-///    the terminal verifies: signatures, roles, and dates from the last CVCA on (`date`); a
-///    terminal CHAT beyond its DV's is not fatal (as in AusweisApp): the shown effective rights
-///    are limited to the chain's;
+/// 2. the chain from a trusted CVCA (through link certificates among the EAC1 certificates and
+///    `linkCertificates`, e.g. `GermanEIDPKI`'s) to the terminal verifies: signatures, roles, and
+///    dates from the last CVCA on (`date`); a terminal CHAT beyond its DV's is not fatal (as in
+///    AusweisApp): the shown effective rights are limited to the chain's;
 /// 3. a certificate description with a subjectURL whose hash (the terminal key's hash) is the
 ///    terminal certificate's id-description;
 /// 4. subjectURL and tcTokenURL are the same origin;
@@ -27,8 +27,8 @@ public struct TerminalCheck: Sendable {
     public let transactionInfo: String?
 
     public init(
-        _ input: EAC1InputType, tcTokenURL: String, trustAnchors: [CVCertificate], date: CalendarDate,
-        tlsCertificates: [[UInt8]]
+        _ input: EAC1InputType, tcTokenURL: String, trustAnchors: [CVCertificate],
+        linkCertificates: [CVCertificate] = [], date: CalendarDate, tlsCertificates: [[UInt8]]
     ) throws(AuthCheckError) {
         var certificates: [CVCertificate] = []
         for bytes in input.certificates {
@@ -46,7 +46,8 @@ public struct TerminalCheck: Sendable {
         }
         do {
             chain = try CVCertificateChain(
-                target: terminal, pool: certificates.filter { $0 != terminal }, trustAnchors: trustAnchors, date: date)
+                target: terminal, pool: certificates.filter { $0 != terminal } + linkCertificates,
+                trustAnchors: trustAnchors, date: date)
         } catch let e as CVCertificateChainError {
             throw .preVerificationFailed(e)
         } catch {

@@ -50,9 +50,11 @@ public final class EIDCardSession: PINManagementCard {
     }
 
     public func changePIN(to newPIN: Secret) throws -> StatusWord {
-        try newPIN.withBytes { digits in
-            try resetRetryCounter(.resetRetryCounter(change: digits))
-        }
+        // The command holds the new PIN in a buffer of its own (nothing else shares it), zeroed
+        // in place once the protected command has been sent.
+        var command = CommandAPDU.resetRetryCounter(change: newPIN.copyBytes())
+        defer { Secret.zero(&command.data) }
+        return try resetRetryCounter(command)
     }
 
     public func unblockPIN() throws -> StatusWord {

@@ -18,14 +18,26 @@ final class EmulatedNPA: VPCDCardProcess {
             .filter { !FileManager.default.fileExists(atPath: $0) }
     }
 
-    /// Starts the emulator as the vpcd client of `port` and waits until pcscd shows the card.
-    /// vicc prints its card's events to standard output, the new PIN among them: not kept.
-    init(reader: String, port: Int) throws {
+    /// vicc's options for a card of an `eid-testserver pki --out DIR` directory: Terminal
+    /// Authentication trusts DIR's CVCA, EF.CardAccess and EF.CardSecurity (signed by DIR's
+    /// document signer) and the Chip Authentication key are DIR's matching card's.
+    static func options(trustingPKI dir: String) -> [String] {
+        [
+            "--cvca", dir + "/cvca.cvcert", "--ef-cardaccess", dir + "/card-ef-cardaccess.bin",
+            "--ef-cardsecurity", dir + "/card-ef-cardsecurity.bin", "--ca-key", dir + "/card-ca.key",
+        ]
+    }
+
+    /// Starts the emulator as the vpcd client of `port` with `options` (vicc's nPA options) and
+    /// waits until pcscd shows the card. vicc prints its card's events to standard output, the
+    /// new PIN among them: not kept.
+    init(reader: String, port: Int, options: [String] = []) throws {
         guard Self.missing.isEmpty else {
             throw E2EError.unexpected("the nPA emulator needs \(Self.missing.joined(separator: ", ")): run `make deps`")
         }
         try super.init(
             reader: reader, executable: URL(fileURLWithPath: Self.python),
-            arguments: [Self.launcher.path, "--type", "nPA", "--hostname", "127.0.0.1", "--port", String(port)])
+            arguments: [Self.launcher.path, "--type", "nPA", "--hostname", "127.0.0.1", "--port", String(port)]
+                + options)
     }
 }

@@ -4,7 +4,9 @@ Debian's libeac (OpenPACE's C library, package libeac3).
 Debian packages the emulator (vsmartcard-vpicc, python3-virtualsmartcard) but not OpenPACE's
 Python bindings. This module is written for eid's tests from the C headers in
 /usr/include/eac/*.h and offers only the calls that virtualsmartcard/cards/nPA.py makes on the
-PACE path of a card (PACE with MRZ, CAN, PIN or PUK, then secure messaging). The calling
+card side of PACE (with MRZ, CAN, PIN or PUK), Terminal Authentication (the CVCA given with
+vicc's --cvca as trust anchor, the certificate chain, the challenge, the signature check) and
+Chip Authentication (with the key of --ca-key), then secure messaging. The calling
 convention is the one nPA.py expects: byte strings in, byte strings out; a failed call returns
 None (for data) or 0 (for a status).
 
@@ -73,6 +75,17 @@ _CA_set_key = _declare(
     "CA_set_key", ctypes.c_int, _PTR, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
 _CA_STEP2_get_eph_pubkey = _declare("CA_STEP2_get_eph_pubkey", _BUF, _PTR)
 _TA_STEP3_generate_ephemeral_key = _declare("TA_STEP3_generate_ephemeral_key", _BUF, _PTR)
+_EAC_CTX_init_ta = _declare(
+    "EAC_CTX_init_ta", ctypes.c_int, _PTR, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t)
+_TA_disable_checks = _declare("TA_disable_checks", None, _PTR)
+_TA_STEP2_import_certificate = _declare(
+    "TA_STEP2_import_certificate", ctypes.c_int, _PTR, ctypes.c_char_p, ctypes.c_size_t)
+_TA_STEP4_get_nonce = _declare("TA_STEP4_get_nonce", _BUF, _PTR)
+_TA_STEP6_verify = _declare("TA_STEP6_verify", ctypes.c_int, _PTR, _BUF, _BUF, _BUF, _BUF)
+_EAC_Comp = _declare("EAC_Comp", _BUF, _PTR, ctypes.c_int, _BUF)
+_CA_STEP4_compute_shared_secret = _declare("CA_STEP4_compute_shared_secret", ctypes.c_int, _PTR, _BUF)
+_CA_STEP5_derive_keys = _declare(
+    "CA_STEP5_derive_keys", ctypes.c_int, _PTR, _BUF, ctypes.POINTER(_BUF), ctypes.POINTER(_BUF))
 _PACE_SEC_new = _declare("PACE_SEC_new", _PTR, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int)
 _PACE_SEC_clear_free = _declare("PACE_SEC_clear_free", None, _PTR)
 _PACE_STEP1_enc_nonce = _declare("PACE_STEP1_enc_nonce", _BUF, _PTR, _PTR)
@@ -224,6 +237,67 @@ def TA_STEP3_generate_ephemeral_key(ctx):
     return _take(_TA_STEP3_generate_ephemeral_key(ctx))
 
 
+# Terminal Authentication, the card's side (eac.h, ta.h).
+
+def EAC_CTX_init_ta(ctx, privkey, cvca):
+    """The trust anchor of TA: `cvca` (a CV certificate, DER), or libeac's own store for None.
+    A card has no terminal key: nPA.py passes None for `privkey`."""
+    privkey = None if privkey is None else _bytes(privkey)
+    cvca = None if cvca is None else _bytes(cvca)
+    return _EAC_CTX_init_ta(
+        ctx, privkey, 0 if privkey is None else len(privkey), cvca, 0 if cvca is None else len(cvca))
+
+
+def TA_disable_checks(ctx):
+    _TA_disable_checks(ctx)
+
+
+def TA_STEP2_import_certificate(ctx, certificate):
+    data = _bytes(certificate)
+    return _TA_STEP2_import_certificate(ctx, data, len(data))
+
+
+def TA_STEP4_get_nonce(ctx):
+    return _take(_TA_STEP4_get_nonce(ctx))
+
+
+def EAC_Comp(ctx, id, public_key):
+    return _take(_with_buffer(lambda c, b: _EAC_Comp(c, id, b), ctx, public_key))
+
+
+def TA_STEP6_verify(ctx, terminal_key, id_picc, auxiliary_data, signature):
+    """1 when `signature` is the terminal's over ID_PICC, the nonce of TA_STEP4, the
+    compressed ephemeral key of MSE:Set AT and the auxiliary data."""
+    buffers = [_buffer(terminal_key), _buffer(id_picc), None, _buffer(signature)]
+    try:
+        if auxiliary_data is not None:
+            buffers[2] = _buffer(auxiliary_data)
+        return _TA_STEP6_verify(ctx, buffers[0], buffers[1], buffers[2], buffers[3])
+    finally:
+        for buffer in buffers:
+            _free(buffer)
+
+
+# Chip Authentication, the card's side (ca.h).
+
+def CA_STEP4_compute_shared_secret(ctx, public_key):
+    return _with_buffer(_CA_STEP4_compute_shared_secret, ctx, public_key)
+
+
+def CA_STEP5_derive_keys(ctx, public_key):
+    """(nonce, authentication token), or (None, None) when libeac fails."""
+    nonce, token = _BUF(), _BUF()
+    buffer = _buffer(public_key)
+    try:
+        if _CA_STEP5_derive_keys(ctx, buffer, ctypes.byref(nonce), ctypes.byref(token)) != 1:
+            _free(nonce)
+            _free(token)
+            return None, None
+        return _take(nonce), _take(token)
+    finally:
+        _free(buffer)
+
+
 # PACE, the card's side (pace.h).
 
 def PACE_SEC_new(secret, secret_type):
@@ -269,6 +343,6 @@ def PACE_STEP3D_verify_authentication_token(ctx, token):
 
 
 def __getattr__(name):
-    # Terminal Authentication, Chip Authentication and Restricted Identification (after PACE
-    # with a CHAT) are not part of what eid's tests drive; say so instead of failing obscurely.
-    raise AttributeError("eid's eac adapter does not provide %s (only the PACE card side)" % name)
+    # Restricted Identification and the terminal's side are not part of what eid's tests drive;
+    # say so instead of failing obscurely.
+    raise AttributeError("eid's eac adapter does not provide %s (only the card side of PACE, TA and CA)" % name)

@@ -12,8 +12,9 @@ What this launcher adds around /usr/bin/vicc, and nothing else:
   - `Crypto`: the emulator imports PyCrypto's names; Debian's python3-pycryptodome offers the
     same modules as `Cryptodome`, and this maps one name onto the other.
   - Python 3 adjustments (see python3_adjustments below): wrappers around helper functions in
-    utils.py, CryptoUtils.py, TLVutils.py and one constructor default in SEutils.py, where the
-    Python 2 code used one type for text and bytes. None changes a byte the card computes.
+    utils.py, CryptoUtils.py, TLVutils.py, one constructor default in SEutils.py and the empty
+    answer of nPA.py's verify_certificate, where the Python 2 code used one type for text and
+    bytes. None changes a byte the card computes.
 The emulator's card logic and its secure messaging (nPA.py, SmartcardSAM.py, SEutils.py:
 parsing of the SM data objects, the MAC input and its check, encryption of responses) run as
 shipped.
@@ -133,6 +134,21 @@ def python3_adjustments():
         return result
 
     TLVutils.pack = pack
+
+    from virtualsmartcard.cards import nPA
+
+    # Security_Environment.perform_security_operation asserts that a verifying operation (P1 00,
+    # e.g. PSO:Verify Certificate in Terminal Authentication) answers no data with
+    # `response_data == ""`; nPA.py's verify_certificate answers b"", which Python 3 does not
+    # take for "". The certificate is imported and checked by libeac as before; no data is
+    # answered either way (the APDU.data setter above turns "" into b"").
+    original_verify_certificate = nPA.nPA_SE.verify_certificate
+
+    def verify_certificate(self, p1, p2, data):
+        answer = original_verify_certificate(self, p1, p2, data)
+        return "" if answer == b"" else answer
+
+    nPA.nPA_SE.verify_certificate = verify_certificate
 
 
 def main():

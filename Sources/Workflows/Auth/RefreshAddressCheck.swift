@@ -1,0 +1,55 @@
+import EIDCrypto
+import Online
+
+/// StateCheckRefreshAddress (AUTH-PROTOCOL.md §1.6): from the TcToken's RefreshAddress to the
+/// refresh URL, as AusweisApp determines it.
+///
+/// 1. The address must be https.
+/// 2. Same origin as the description's subjectURL: a HEAD request, only for the TLS certificate,
+///    which must hash into CommCertificates; this is the refresh URL.
+/// 3. Otherwise `GET` it, redirects not followed: the answer must be 302, 303 or 307 with a
+///    Location, and its TLS certificate must hash into CommCertificates; the Location is the next
+///    address (step 1).
+///
+/// Without a certificate description (the workflow ended before EAC1) the tcTokenURL stands in
+/// for the subjectURL (TR-03124-1 2.4.5.1) and there are no CommCertificates to check against.
+public struct RefreshAddressCheck {
+    /// The description's subjectURL (or the tcTokenURL).
+    public var subjectURL: String
+    /// The description's CommCertificates and the digest that hashes into them (the DV key's);
+    /// nil when there is no description.
+    public var commCertificates: (hashes: [[UInt8]], digest: Digest)?
+    /// At most this many redirects.
+    public var maximumRedirects = 10
+
+    public init(subjectURL: String, commCertificates: (hashes: [[UInt8]], digest: Digest)?) {
+        self.subjectURL = subjectURL
+        self.commCertificates = commCertificates
+    }
+
+    /// The refresh URL (without the result parameters) for `refreshAddress`.
+    public func resolve(_ refreshAddress: String, client: RefreshAddressClient) throws(RefreshAddressError) -> String {
+        var address = refreshAddress
+        var redirects = 0
+        while true {
+            guard WebOrigin(url: address)?.isHTTPS == true else { throw .notHTTPS }
+            let sameOrigin = WebOrigin.isSameOrigin(address, subjectURL)
+            let visit: RefreshAddressVisit
+            do { visit = try client.visit(address, headOnly: sameOrigin) } catch { throw .hopFailed(error) }
+            try check(visit.serverCertificate)
+            if sameOrigin { return address }
+            guard [302, 303, 307].contains(visit.status) else { throw .unexpectedStatus(visit.status) }
+            guard let location = visit.location else { throw .missingLocation }
+            redirects += 1
+            guard redirects <= maximumRedirects else { throw .tooManyRedirects(limit: maximumRedirects) }
+            address = location
+        }
+    }
+
+    private func check(_ certificate: [UInt8]) throws(RefreshAddressError) {
+        guard let comm = commCertificates else { return }
+        guard let hash = try? comm.digest.hash(certificate), comm.hashes.contains(hash) else {
+            throw .certificateNotInDescription
+        }
+    }
+}

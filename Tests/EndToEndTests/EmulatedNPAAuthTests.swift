@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+
+/// Issue 9's third acceptance line, with eid as the client: vsmartcard's nPA emulator (an
+/// independent card) trusting `DIR/cvca.cvcert` of `eid-testserver pki --out DIR`, with DIR's
+/// matching EF.CardSecurity and Chip Authentication key, is authenticated by `eid auth --json
+/// --trust-cvca DIR/cvca.cvcert` against `eid-testserver serve --pki DIR`. The emulator checks
+/// the terminal's certificates and signature in OpenPACE's libeac (TA) and derives the CA keys
+/// there; the server checks EF.CardSecurity against DIR's CSCA.
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(
+                atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"))
+    struct EmulatedNPAAuthTests {
+        static let answers =
+            #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"\#(EmulatedNPA.pin)"}"# + "\n"
+
+        @Test func eidAuthenticatesTheEmulatorTrustingTheServersOwnPKI() throws {
+            let pki = try OwnPKIServer()
+            defer { pki.stop() }
+            try E2E.pool.withReader { reader, port in
+                let card = try EmulatedNPA(
+                    reader: reader, port: port,
+                    options: EmulatedNPA.options(trustingPKI: pki.dir) + ["--datasetfile", pki.dataset])
+                defer { card.stop() }
+                let auth = try runTool(
+                    "eid",
+                    [
+                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
+                        pki.origin + "/tctoken",
+                    ],
+                    stdin: Self.answers, timeout: 90)
+                let result = try pki.result()
+                #expect(auth.status == 0, "eid: \(auth.stderr)\nvicc: \(card.stop().1)\nresult: \(result)")
+                #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
+                #expect(result.hasPrefix(#"{"ok":true"#), "\(result)")
+                // The emulator's own data (its dataset file), not eid-sim's sample card.
+                #expect(result.contains(#""GivenNames":"GERTRUD""#), "\(result)")
+                #expect(result.contains(#""passiveAuthentication":"verified""#), "\(result)")
+                #expect(!auth.stdout.contains(EmulatedNPA.pin) && !auth.stderr.contains(EmulatedNPA.pin))
+            }
+        }
+
+        /// The same emulator trusting another CVCA (the project's test CVCA, the default of
+        /// libeac's store is none of ours) refuses the server's certificates: the test above
+        /// depends on DIR/cvca.cvcert.
+        @Test func theEmulatorTrustingAnotherCVCARefusesTheServer() throws {
+            let pki = try OwnPKIServer()
+            defer { pki.stop() }
+            let other = try OwnPKIServer.makeDirectory(origin: pki.origin)
+            defer { try? FileManager.default.removeItem(atPath: other) }
+            try E2E.pool.withReader { reader, port in
+                var options = EmulatedNPA.options(trustingPKI: pki.dir)
+                options[1] = other + "/cvca.cvcert"
+                let card = try EmulatedNPA(reader: reader, port: port, options: options)
+                defer { card.stop() }
+                let auth = try runTool(
+                    "eid",
+                    [
+                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
+                        pki.origin + "/tctoken",
+                    ],
+                    stdin: Self.answers, timeout: 90)
+                #expect(auth.status != 0)
+                #expect(auth.stdoutLines.last?.contains("resultmajor#error") == true, "\(auth.stdout)")
+                #expect(try pki.result().hasPrefix(#"{"ok":false"#))
+            }
+        }
+    }
+}
+
+/// `eid-testserver pki --out DIR --origin https://127.0.0.1:PORT` (a free port) and `serve
+/// --pki DIR` for the life of this object; plus a vicc dataset file with its own given names.
+final class OwnPKIServer {
+    let dir: String
+    let origin: String
+    let dataset: String
+    private let serve = Process()
+
+    init() throws {
+        origin = "https://127.0.0.1:\(try Self.freePort())"
+        dir = try Self.makeDirectory(origin: origin)
+        dataset = dir + "/vicc-dataset.txt"
+        try "GivenNames=GERTRUD\nDateOfExpiry=20351031\n".write(toFile: dataset, atomically: true, encoding: .utf8)
+        serve.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
+        serve.arguments = ["serve", "--pki", dir]
+        let out = Pipe()
+        serve.standardOutput = out
+        let err = Pipe()
+        serve.standardError = err
+        try serve.run()
+        var line = Data()
+        let deadline = Date(timeIntervalSinceNow: 20)
+        while !line.contains(UInt8(ascii: "\n")) && Date() < deadline && serve.isRunning {
+            line += out.fileHandleForReading.availableData
+        }
+        guard String(decoding: line, as: UTF8.self).contains("listening on \(origin)") else {
+            stop()
+            throw E2EError.unexpected(
+                "eid-testserver serve --pki did not start: "
+                    + String(decoding: err.fileHandleForReading.availableData, as: UTF8.self))
+        }
+    }
+
+    static func makeDirectory(origin: String) throws -> String {
+        let dir = NSTemporaryDirectory() + "eid-testserver-pki-" + UUID().uuidString
+        let made = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", origin])
+        guard made.status == 0 else { throw E2EError.unexpected("eid-testserver pki: \(made.stderr)") }
+        return dir
+    }
+
+    /// A TCP port nobody listens on now (the kernel's pick for port 0).
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw E2EError.unexpected("socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
+                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
+            }
+        }
+        guard bound else { throw E2EError.unexpected("bind") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// `/result` of the server (curl trusting DIR's TLS certificate).
+    func result() throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sS", "--max-time", "20", "--cacert", dir + "/tls-cert.pem", origin + "/result"]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        return text
+    }
+
+    func stop() {
+        if serve.isRunning {
+            serve.terminate()
+            let end = Date(timeIntervalSinceNow: 10)
+            while serve.isRunning && Date() < end { usleep(20_000) }
+            if serve.isRunning { kill(serve.processIdentifier, SIGKILL) }
+            serve.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+}

@@ -1,0 +1,240 @@
+"""Issue 9's third acceptance line with AusweisApp2 as the client: vsmartcard's nPA emulator (an
+independent card, Tests/Support/vicc/run-vicc.py) trusting DIR/cvca.cvcert of
+`eid-testserver pki --out DIR` is authenticated by AusweisApp2 against
+`eid-testserver serve --pki DIR`; `/result` shows the emulator's data and passive authentication
+verified under DIR's CSCA.
+
+    vicc_auth_peer_test.py BIN_DIR     (inside Tests/Support/pcsc-env.sh run; make test runs it)
+
+AusweisApp2 runs with pre-verification off (PEERS.md), so that the card, not AusweisApp2's
+built-in CVCAs, judges the private chain. Every process is stopped by its PID; every wait has a
+timeout; the PIN is never printed (the SDK transcript masks it).
+"""
+import asyncio
+import inspect
+import os
+import select
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ausweisapp2  # noqa: E402
+from ausweisapp2 import AusweisApp2, PeerError, SDKClient, env_readers, terminate  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PIN = "111111"  # vicc's nPA
+GIVEN_NAMES = "GERTRUD"  # from the dataset file below: the emulator's data, not eid-sim's sample card
+TIMEOUT = 60.0
+SETTINGS = {"preverification": {"enabled": "false"}}
+SETTINGS_FILES = (".config/Unknown Organization/AusweisApp2.conf", ".config/AusweisApp2_CE/AusweisApp2.conf")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_ausweisapp2():
+    """AusweisApp2 with pre-verification off: through ausweisapp2.py's `settings` when it has
+    them, else by writing the settings files into its scratch home before it starts."""
+    if "settings" in inspect.signature(AusweisApp2.__init__).parameters:
+        return AusweisApp2(settings=SETTINGS)
+    original = ausweisapp2.tempfile.mkdtemp
+
+    def mkdtemp(*args, **kwargs):
+        directory = original(*args, **kwargs)
+        text = "".join(f"[{section}]\n" + "".join(f"{k}={v}\n" for k, v in entries.items())
+                       for section, entries in SETTINGS.items())
+        for relative in SETTINGS_FILES:
+            path = os.path.join(directory, "home", relative)
+            os.makedirs(os.path.dirname(path), mode=0o700)
+            with open(path, "w") as f:
+                f.write(text)
+        os.chmod(os.path.join(directory, "home"), 0o700)
+        return directory
+
+    # ausweisapp2.py makes home/ with os.makedirs (no exist_ok): let it exist already.
+    original_makedirs = ausweisapp2.os.makedirs
+
+    def makedirs(path, mode=0o777, exist_ok=False):
+        original_makedirs(path, mode=mode, exist_ok=True)
+
+    ausweisapp2.tempfile.mkdtemp, ausweisapp2.os.makedirs = mkdtemp, makedirs
+    try:
+        return AusweisApp2()
+    finally:
+        ausweisapp2.tempfile.mkdtemp, ausweisapp2.os.makedirs = original, original_makedirs
+
+
+class OwnPKIServer:
+    """`eid-testserver pki --out DIR --origin https://127.0.0.1:PORT`, then `serve --pki DIR`."""
+
+    def __init__(self, bin_dir):
+        self.origin = f"https://127.0.0.1:{free_port()}"
+        self.dir = self.make_directory(bin_dir, self.origin)
+        binary = os.path.join(bin_dir, "eid-testserver")
+        self.dataset = os.path.join(self.dir, "vicc-dataset.txt")
+        with open(self.dataset, "w") as f:
+            f.write(f"GivenNames={GIVEN_NAMES}\nDateOfExpiry=20351031\n")
+        self.errors = tempfile.TemporaryFile("w+")
+        self.process = subprocess.Popen([binary, "serve", "--pki", self.dir], stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=self.errors)
+        deadline, text = time.monotonic() + 20, b""
+        while b"listening on" not in text:
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                self.errors.seek(0)
+                raise PeerError(f"eid-testserver serve --pki did not start: {text!r} {self.errors.read()}")
+            ready, _, _ = select.select([self.process.stdout], [], [], 0.1)
+            if ready:
+                text += os.read(self.process.stdout.fileno(), 4096)
+        self.tls = ssl.create_default_context(cafile=os.path.join(self.dir, "tls-cert.pem"))
+
+    @staticmethod
+    def make_directory(bin_dir, origin):
+        directory = tempfile.mkdtemp(prefix="eid-testserver-pki-")
+        subprocess.run([os.path.join(bin_dir, "eid-testserver"), "pki", "--out", directory, "--origin", origin],
+                       check=True, stdout=subprocess.DEVNULL, timeout=60)
+        return directory
+
+    def result(self):
+        with urllib.request.urlopen(self.origin + "/result", context=self.tls, timeout=10) as answer:
+            return answer.read().decode()
+
+    def stop(self):
+        terminate(self.process)
+        self.process.stdout.close()
+        self.errors.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class EmulatedCard:
+    """vicc --type nPA as the vpcd client of `port`, with DIR's CVCA, card files and CA key."""
+
+    def __init__(self, pki, port, cvca=None):
+        d = pki.dir
+        self.log = tempfile.NamedTemporaryFile("w+", prefix="vicc-", delete=True)
+        self.process = subprocess.Popen(
+            ["/usr/bin/python3", os.path.join(HERE, "vicc", "run-vicc.py"), "--type", "nPA",
+             "--hostname", "127.0.0.1", "--port", str(port), "--cvca", cvca or f"{d}/cvca.cvcert",
+             "--ef-cardaccess", f"{d}/card-ef-cardaccess.bin", "--ef-cardsecurity", f"{d}/card-ef-cardsecurity.bin",
+             "--ca-key", f"{d}/card-ca.key", "--datasetfile", pki.dataset],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
+
+    def errors(self):
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read()[-3000:]
+
+    def stop(self):
+        terminate(self.process)
+        self.log.close()
+
+
+async def authenticate(client, url):
+    """RUN_AUTH: ACCEPT, then the PIN; the final AUTH. DIR's AT may grant CAN allowed, which
+    AusweisApp2 offers as an optional right and, when kept, answers with PACE by CAN
+    (ENTER_CAN): it is deselected first (SET_ACCESS_RIGHTS), so that the card's PIN is used."""
+    await client.send("RUN_AUTH", tcTokenURL=url)
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        message = await client.receive(max(0.1, deadline - time.monotonic()))
+        name = message.get("msg")
+        if name == "AUTH" and ("result" in message or "error" in message):
+            return message
+        if name == "ACCESS_RIGHTS":
+            if "CanAllowed" in message.get("chat", {}).get("effective", []):
+                optional = [right for right in message["chat"].get("optional", []) if right != "CanAllowed"]
+                await client.send("SET_ACCESS_RIGHTS", chat=optional)
+            else:
+                await client.send("ACCEPT")
+        elif name == "ENTER_PIN":
+            await client.send("SET_PIN", value=PIN)
+        elif name in ("ENTER_CAN", "ENTER_PUK", "ENTER_NEW_PIN", "BAD_STATE", "INVALID", "UNKNOWN_COMMAND"):
+            raise PeerError(f"unexpected {name}: {ausweisapp2.strip(message)}")
+
+
+async def run(bin_dir, foreign_cvca=False):
+    """One RUN_AUTH. With `foreign_cvca` the emulator trusts another directory's CVCA: then the
+    card must refuse Terminal Authentication (AusweisApp2's pre-verification is off, so the card
+    decides), AusweisApp2 must end with an error and /result say "ok":false."""
+    reader, port = env_readers()[0]
+    server = OwnPKIServer(bin_dir)
+    other = OwnPKIServer.make_directory(bin_dir, server.origin) if foreign_cvca else None
+    title = "vicc nPA trusting another CVCA is refused" if foreign_cvca else "vicc nPA trusting DIR/cvca.cvcert"
+    card = app = client = None
+    try:
+        card = EmulatedCard(server, port, cvca=os.path.join(other, "cvca.cvcert") if other else None)
+        app = start_ausweisapp2()
+        client = await SDKClient.connect(app.url)
+        await client.wait_for_reader(reader, has_card=True)
+        final = await asyncio.wait_for(authenticate(client, server.origin + "/tctoken"), TIMEOUT + 10)
+        result = server.result()
+        major = final.get("result", {}).get("major", "")
+        problems = []
+        if foreign_cvca:
+            if not major.endswith("#error"):
+                problems.append(f"AUTH result {final.get('result')}, not an error")
+            if not result.startswith('{"ok":false'):
+                problems.append("/result is not ok:false")
+        elif not major.endswith("#ok"):
+            problems.append(f"AUTH result {final.get('result')}")
+        else:
+            if not result.startswith('{"ok":true'):
+                problems.append("/result is not ok")
+            if f'"GivenNames":"{GIVEN_NAMES}"' not in result:
+                problems.append("/result lacks the emulator's given names")
+            if '"passiveAuthentication":"verified"' not in result:
+                problems.append("passive authentication did not verify under DIR's CSCA")
+        if problems:
+            raise PeerError("; ".join(problems) + f"\n  /result: {result[:600]}")
+        print(f"ok    auth, {title}, AusweisApp2 against serve --pki DIR", flush=True)
+        return True
+    except Exception as error:  # one failed case: say why, with the logs that tell
+        reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
+        print(f"FAIL  auth, {title}, AusweisApp2 against serve --pki DIR: {reason}", flush=True)
+        if client:
+            print("  SDK transcript:\n    " + "\n    ".join(client.transcript))
+        if app:
+            print("  AusweisApp2 log:\n" + app.log_since(0, (PIN,))[-6000:])
+        if card:
+            print("  vicc (standard error):\n" + card.errors())
+        return False
+    finally:
+        if client:
+            try:
+                await asyncio.wait_for(client.close(), 5)
+            except Exception:
+                pass
+        if app:
+            app.stop()
+        if card:
+            card.stop()
+        server.stop()
+        if other:
+            shutil.rmtree(other, ignore_errors=True)
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: vicc_auth_peer_test.py BIN_DIR   (inside Tests/Support/pcsc-env.sh run)")
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2, vicc and the server stop
+
+    signal.signal(signal.SIGTERM, interrupted)
+    print("AusweisApp2 peer test (RUN_AUTH with vsmartcard's nPA emulator against eid-testserver serve --pki)",
+          flush=True)
+    results = [asyncio.run(run(sys.argv[1])), asyncio.run(run(sys.argv[1], foreign_cvca=True))]
+    sys.exit(0 if all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
