@@ -118,6 +118,16 @@ public struct EIDServerSession: Sendable {
             return fail(.relatesToMismatch, relatesTo: relatesTo)
         }
         if let reported = message.responseResult, reported.major == .error {
+            // A TransmitResponse that reports an error (an APDU's status not acceptable, TR-03112-7)
+            // still carries the responses up to that APDU: the server takes them, so the result
+            // names what the card refused (e.g. READ BINARY with 6982) and keeps what was read.
+            if state == .waitingForTransmitResponse, case .transmitResponse(let response) = message,
+                !response.outputAPDUs.isEmpty
+            {
+                do { try take(response) } catch {
+                    if case .cardRefused = error { return fail(error, relatesTo: relatesTo) }
+                }
+            }
             return fail(.clientReported(reported.ecardAPIResult), relatesTo: relatesTo)
         }
         do {

@@ -1,3 +1,5 @@
+import EAC
+
 /// A fault the test eID server injects into one session (issue 9, item 3), named as in
 /// `/tctoken?fault=NAME[,NAME]`. The session faults change what `EIDServerSession` sends; the
 /// transport faults (`isTransportFault`) are parsed here and carried out by the HTTP/TLS front end.
@@ -15,7 +17,9 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case sopViolation = "sop_violation"
     /// EAC1 carries two AT certificates.
     case twoAT = "two_at"
-    /// The AT certificate grants rights its DV certificate does not have.
+    /// The AT certificate grants rights its DV certificate does not have (`rightsBeyondDV`) and
+    /// the server asks for and reads them: the chain is valid, but the card grants only the AND
+    /// of its CHATs and refuses READ BINARY of DG9 (6982), so the server ends with an error.
     case chatBeyondDV = "chat_beyond_dv"
     /// The first Transmit APDU carries a wrong secure messaging MAC.
     case transmitBadMAC = "transmit_bad_mac"
@@ -47,6 +51,11 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case psk
     /// The TcToken's PSK is not the one the server uses.
     case pskWrongKey = "psk_wrong_key"
+
+    /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
+    public static let rightsBeyondDV: Set<AccessRight> = [
+        .readDG9, .ageVerification, .communityIDVerification, .restrictedIdentification,
+    ]
 
     /// Whether the HTTP/TLS front end carries the fault out (the session ignores it).
     public var isTransportFault: Bool {

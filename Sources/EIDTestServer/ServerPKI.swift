@@ -22,7 +22,7 @@ public struct ServerPKI: Sendable {
     /// the fault `chat_beyond_dv`.
     public let authority: TestCertificateAuthority?
 
-    /// Checks that the chain CVCA → DV → AT verifies (signatures, roles, rights) on `date`, that
+    /// Checks that the chain CVCA → DV → AT verifies (signatures, roles, dates) on `date`, that
     /// the AT key is the certificate's, and that the AT certificate carries the description's hash.
     public init(
         cvca: CVCertificate, documentVerifier: IssuedCertificate, terminal: IssuedCertificate,

@@ -10,7 +10,8 @@ struct SessionTerminal: Sendable {
     let description: [UInt8]
     let terminal: IssuedCertificate
     let algorithm: TAAlgorithm
-    /// The rights the card can grant: the AT's within the DV's.
+    /// The rights the server asks for and reads: the AT's within the DV's (the AT's alone for
+    /// `chat_beyond_dv`).
     let grantableRights: Set<AccessRight>
 
     init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws(ServerPKIError) {
@@ -57,7 +58,8 @@ struct SessionTerminal: Sendable {
         }
         if faults.contains(.chatBeyondDV) {
             guard let authority = pki.authority else { throw ServerPKIError.cannotIssue("no CVCA key for a new DV") }
-            let narrower = rights.subtracting([.ageVerification, .communityIDVerification, .restrictedIdentification])
+            // The DV lacks DG9 (place of birth), which the AT grants and the server reads.
+            let narrower = rights.subtracting(ServerFault.rightsBeyondDV)
             dv = try authority.issueDocumentVerifier(rights: narrower, effectiveDate: date)
             terminal = try issue(description)
         }
@@ -77,7 +79,11 @@ struct SessionTerminal: Sendable {
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal
         algorithm = terminal.certificate.body.publicKey.algorithm
-        grantableRights = terminal.certificate.body.chat.accessRights.intersection(
-            dv.certificate.body.chat.accessRights)
+        let atRights = terminal.certificate.body.chat.accessRights
+        // A server whose AT grants more than its DV asks for, and reads, what its AT certificate
+        // says, as a real eID server configured by its AT's CHAT does; the card grants only the
+        // AND of the chain's CHATs and refuses the rest (6982).
+        grantableRights =
+            faults.contains(.chatBeyondDV) ? atRights : atRights.intersection(dv.certificate.body.chat.accessRights)
     }
 }

@@ -128,8 +128,9 @@ final class AuthTerminalPeer: SDKPeer {
 
     static func describe(_ r: AccessRightsInfo) -> [String] {
         var lines = ["The service asks to read:"]
-        lines += r.required.map { "  \(words($0)) (required)" }
-        lines += r.optional.map { "  \(words($0)) (optional\(r.effective.contains($0) ? "" : ", not sent"))" }
+        // `effective` is what the card will grant: a right the service's certificates lack is not shared.
+        lines += r.required.map { "  \(words($0)) (required\(r.effective.contains($0) ? "" : ", not shared"))" }
+        lines += r.optional.map { "  \(words($0)) (optional\(r.effective.contains($0) ? "" : ", not shared"))" }
         if let age = r.aux?.requiredAge { lines.append("  Age check: at least \(age) years") }
         if let date = r.aux?.validityDate { lines.append("  Validity check: valid on \(date)") }
         if let community = r.aux?.communityId { lines.append("  Place of residence check: \(community)") }

@@ -112,6 +112,32 @@ struct LoopbackPKI {
         #expect(try channel.transmit(stale).statusWord == .smDataObjectsIncorrect)
     }
 
+    /// A terminal certificate that grants DG9, which its DV lacks: the card accepts the chain
+    /// (no 6A80 at PSO:Verify), but the effective CHAT is PACE's AND the chain's, so READ BINARY
+    /// of DG9 is refused with 6982 although the terminal certificate and PACE's CHAT grant it.
+    @Test func aRightOnlyTheTerminalGrantsIsRefusedWith6982() throws {
+        let pki = try LoopbackPKI(terminalRights: [.readDG4, .readDG5, .readDG8, .readDG9])
+        card.withContext { $0.trustAnchors = [pki.cvca] }
+        let paceCHAT = CHAT(role: .terminal, rights: [.readDG1, .readDG4, .readDG8, .readDG9])
+        let (paceResult, secure) = try pace(chat: paceCHAT)
+        let selection = try ChipAuthentication.select(
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let ephemeral = try ECKeyPair.generate(group: selection.publicKey.group)
+        let ta = TerminalAuthentication(channel: secure)
+        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
+        try ta.authenticate(
+            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
+            ephemeralKey: ephemeral.publicKey, auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        #expect(card.withContext { $0.session.eacAccess.effectiveCHAT?.accessRights } == [.readDG4, .readDG8])
+        _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
+        #expect(try secure.transmit(.selectApplication(EIDFile.eIDApplicationID)).statusWord == .success)
+        #expect(try secure.transmit(.readBinary(shortFileID: 0x04, ne: 256)).statusWord == .success)
+        #expect(
+            try secure.transmit(.readBinary(shortFileID: 0x09, ne: 256)).statusWord == .securityStatusNotSatisfied)
+    }
+
     /// A profile's own Chip Authentication key: EF.CardSecurity carries its public key (signed by
     /// the test document signer) and CA with it succeeds; the default key would not match.
     @Test func aProfileChipAuthenticationKeyIsTheOneCAUses() throws {

@@ -220,12 +220,17 @@ struct CVCertificateChainTests {
         }
     }
 
-    @Test func refusesATerminalCHATBeyondItsDV() throws {
+    /// The card does not refuse a terminal CHAT beyond its DV's (TR-03110-3; OpenPACE, AusweisApp):
+    /// the chain verifies and grants only the AND of its CHATs.
+    @Test func aTerminalCHATBeyondItsDVVerifiesAndGrantsOnlyTheAND() throws {
         let pki = try TestPKI(terminalRights: [.readDG4, .readDG5, .readDG8, .readDG9])
         #expect(!pki.terminal.body.chat.isWithin(pki.dv.body.chat))
-        #expect(throws: CVCertificateChainError.chatExceedsIssuer(chr: "DEATTEST00001")) {
-            try CVCertificateChain(verifying: [pki.cvca, pki.dv, pki.terminal], date: TestPKI.today)
-        }
+        let chain = try CVCertificateChain(verifying: [pki.cvca, pki.dv, pki.terminal], date: TestPKI.today)
+        #expect(chain.effectiveCHAT.accessRights == [.readDG4, .readDG5, .readDG8])
+        #expect(chain.effectiveCHAT.role == .terminal)
+        let built = try CVCertificateChain(
+            target: pki.terminal, pool: [pki.dv], trustAnchors: [pki.cvca], date: TestPKI.today)
+        #expect(built.effectiveCHAT == chain.effectiveCHAT)
     }
 
     @Test func refusesWrongRoles() throws {

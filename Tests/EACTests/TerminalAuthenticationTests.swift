@@ -157,6 +157,26 @@ import Testing
             compressedEphemeralKey: ephemeral.publicKey.x)
     }
 
+    /// A terminal certificate beyond its DV: PSO:Verify accepts it (no 6A80) and the effective
+    /// CHAT is PACE's AND the CVCA's AND the DV's AND the terminal's.
+    @Test func aTerminalBeyondItsDVIsAcceptedWithTheANDOfAllCHATs() throws {
+        let pki = try TestPKI(terminalRights: [.readDG4, .readDG5, .readDG8, .readDG9, .readDG1])
+        let paceCHAT = CHAT(role: .terminal, rights: [.readDG4, .readDG8, .readDG9, .readDG1])
+        var c = TerminalAuthenticationCard(trustAnchors: [pki.cvca], currentDate: TestPKI.today)
+        try importChain(&c, [pki.dv, pki.terminal])
+        let template = TerminalAuthenticationTemplate(
+            algorithm: .ecdsaSHA256, holderReference: pki.terminal.body.holderReference, auxiliaryData: nil,
+            compressedEphemeralKey: ephemeral.publicKey.x)
+        try c.setAuthenticationTemplate(data: template.encoded, paceCHAT: paceCHAT)
+        let challenge = try c.getChallenge(length: 8)
+        let input = TerminalAuthenticationSignatureInput(
+            idPICC: idPICC, challenge: challenge, compressedEphemeralKey: ephemeral.publicKey.x, auxiliaryData: nil)
+        let signature = try input.sign(with: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256)
+        let outcome = try c.externalAuthenticate(signature: signature, idPICC: idPICC, paceCHAT: paceCHAT)
+        // DG9 is the terminal's and PACE's but not the DV's; DG5 is not PACE's.
+        #expect(outcome.effectiveCHAT.accessRights == [.readDG1, .readDG4, .readDG8])
+    }
+
     @Test func aGoodRunGivesTheIntersectionOfPACEAndChain() throws {
         var c = card()
         try importChain(&c, [pki.dv, pki.terminal])
@@ -205,12 +225,12 @@ import Testing
         var late = card(date: CalendarDate(year: 2027, month: 3, day: 1)!)
         try late.setDST(authorityReference: pki.cvca.body.holderReference)
         #expect(sw { try late.verifyCertificate(bodyAndSignature: try pki.dv.bodyAndSignature) } == .wrongData)
-        // A terminal certificate with more rights than its DV: 6A80.
+        // A terminal certificate with more rights than its DV is accepted (TA grants the AND).
         let greedy = try TestPKI(terminalRights: [.readDG4, .readDG21])
         var g = TerminalAuthenticationCard(trustAnchors: [greedy.cvca], currentDate: TestPKI.today)
         try importChain(&g, [greedy.dv])
         try g.setDST(authorityReference: greedy.dv.body.holderReference)
-        #expect(sw { try g.verifyCertificate(bodyAndSignature: try greedy.terminal.bodyAndSignature) } == .wrongData)
+        #expect(sw { try g.verifyCertificate(bodyAndSignature: try greedy.terminal.bodyAndSignature) } == .success)
         // A terminal certificate straight under the CVCA (wrong role for its issuer): 6A80.
         let direct = try CVCertificateBody(
             authorityReference: pki.cvca.body.holderReference, publicKey: pki.terminal.body.publicKey,

@@ -38,12 +38,14 @@ enum Fixture {
     }
 
     /// A whole exchange with the software card; the session and what the client saw.
-    static func run(_ faults: [ServerFault] = [], tamper: Bool = false, pki: ServerPKI = Fixture.pki) throws
-        -> (EIDServerSession, TestEIDClient.Outcome)
-    {
+    static func run(
+        _ faults: [ServerFault] = [], tamper: Bool = false, reportUnacceptableStatus: Bool = false,
+        pki: ServerPKI = Fixture.pki
+    ) throws -> (EIDServerSession, TestEIDClient.Outcome) {
         var session = try session(faults: ServerFaults(Set(faults)), pki: pki)
         var client = TestEIDClient(tlsCertificate: tlsCertificate)
         client.tamperFirstResponse = tamper
+        client.reportUnacceptableStatus = reportUnacceptableStatus
         let outcome = client.run(&session, sessionIdentifier: sessionIdentifier)
         return (session, outcome)
     }

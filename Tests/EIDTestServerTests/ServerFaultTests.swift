@@ -37,8 +37,8 @@ import Testing
             fault: .twoAT, clientResult: .error(.invalidCertificatePath),
             failure: .clientReported(.error(.invalidCertificatePath))),
         Expectation(
-            fault: .chatBeyondDV, clientResult: .error(.invalidCertificatePath),
-            failure: .clientReported(.error(.invalidCertificatePath))),
+            fault: .chatBeyondDV, clientResult: .error(.unknownError),
+            failure: .cardRefused(command: "READ BINARY DG9", .securityStatusNotSatisfied)),
         Expectation(
             fault: .transmitBadMAC, clientResult: .error(.securityConditionNotSatisfied),
             failure: .secureMessagingFailed),
@@ -65,6 +65,18 @@ import Testing
     @Test func finalErrorComesAfterTheDataWasRead() throws {
         let (session, _) = try Fixture.run([.finalError])
         #expect(session.result?["GivenNames"] == .string("ERIKA"))
+    }
+
+    /// chat_beyond_dv: the chain passes (no certificate error), the data groups the DV grants are
+    /// read, and DG9, which only the AT grants, is refused by the card.
+    /// Also when the client reports the unacceptable status as AusweisApp2 does (TransmitResponse
+    /// with Result error and the responses up to it): the server takes the responses it got.
+    @Test(arguments: [false, true]) func chatBeyondDVReadsUpToTheDataGroupTheDVLacks(errorResult: Bool) throws {
+        let (session, outcome) = try Fixture.run([.chatBeyondDV], reportUnacceptableStatus: errorResult)
+        #expect(outcome.result == .error(.unknownError))
+        #expect(session.result?.error == .cardRefused(command: "READ BINARY DG9", .securityStatusNotSatisfied))
+        #expect(session.result?["DateOfBirth"] == .string("1984-08-12"))
+        #expect(session.result?["PlaceOfBirth"] == nil)
     }
 
     @Test func theClientSeesTheCardRefuseTheWrongSignature() throws {

@@ -48,6 +48,9 @@ struct TestEIDClient {
     /// Changes the EAC2 output before it is sent.
     var alterEAC2: (@Sendable (inout EAC2OutputType) -> Void)?
 
+    /// Reports an APDU whose status is not acceptable as AusweisApp2 does: a TransmitResponse with
+    /// Result error (al/common#unknownError) and the responses up to it.
+    var reportUnacceptableStatus = false
     private var secure: SecureMessaging?
     private var pace: PACEResult?
     private var at: CVCertificate?
@@ -158,7 +161,12 @@ struct TestEIDClient {
                     response[response.count - 3] ^= 0x01
                 }
                 outputs.append(response)
-                if !info.accepts(response: response) { break }
+                if !info.accepts(response: response) {
+                    if reportUnacceptableStatus {
+                        return .transmitResponse(TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: outputs))
+                    }
+                    break
+                }
             }
             return .transmitResponse(TransmitResponse(outputAPDUs: outputs))
         case .startPAOSResponse(let response):

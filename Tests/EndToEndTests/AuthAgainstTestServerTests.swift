@@ -77,6 +77,32 @@ struct AuthAgainstTestServerTests {
             #expect(try result(port: port).hasPrefix(#"{"ok":false"#))
         }
     }
+
+    /// chat_beyond_dv: the AT grants DG9, its DV does not. eid does not refuse the chain, shows
+    /// DG9 as required but not among the effective rights (the card grants the AND of the
+    /// CHATs), the card refuses READ BINARY of DG9 with 6982 and the server ends with an error
+    /// after reading the data groups before it.
+    @Test func aTerminalBeyondItsDVIsNotRefusedButTheCardRefusesWhatTheDVLacks() throws {
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken?fault=chat_beyond_dv"],
+                stdin: Self.answers, timeout: 60)
+            #expect(auth.status != 0)
+            let lines = auth.stdout.split(separator: "\n")
+            let rights = try #require(lines.first { $0.contains(#""msg":"ACCESS_RIGHTS""#) })
+            let effective = try #require(rights.firstRange(of: #""effective":["#).map { rights[$0.upperBound...] })
+            #expect(!effective.prefix { $0 != "]" }.contains("PlaceOfBirth"))
+            #expect(effective.prefix { $0 != "]" }.contains("DateOfBirth"))
+            #expect(rights.contains("PlaceOfBirth"), "still asked for (required)")
+            let last = try #require(lines.last)
+            #expect(last.contains(#""msg":"AUTH""#) && last.contains("resultmajor#error"))
+            #expect(last.contains("al/common#unknownError"))
+            let read = try result(port: port)
+            #expect(read.hasPrefix(#"{"ok":false"#))
+            #expect(read.contains(#""reason":"card_refused""#))
+            #expect(read.contains(#""DateOfBirth":"1984-08-12""#) && !read.contains("PlaceOfBirth"))
+        }
+    }
 }
 
 /// `eid auth --open` as a process: a fake `xdg-open` first on PATH gets the refresh address as

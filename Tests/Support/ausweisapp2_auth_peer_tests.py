@@ -42,13 +42,14 @@ GIVEN_NAMES = '"GivenNames":"ERIKA"'
 REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
-def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN")):
+def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
     "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
-    and the questions AusweisApp2 asks before it ends."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked)
+    and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
+    /result must name."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason)
 
 
 def success(fault):
@@ -71,7 +72,8 @@ CASES = [
     refused_before_the_card("tls_not_in_description", "dp#trustedChannelEstablishmentFailed", COMMUNICATION_ERROR),
     refused_before_the_card("sop_violation", "al/common#parameterError", COMMUNICATION_ERROR),
     refused_before_the_card("two_at", "il/signature#invalidCertificatePath"),
-    case("chat_beyond_dv", "error", "al/common#noPermission"),
+    # The chain is valid; the card grants the AND of the CHATs and refuses READ BINARY DG9 (6982).
+    case("chat_beyond_dv", "error", "al/common#unknownError", reason="card_refused"),
     case("transmit_bad_mac", "error", "al/common#unknownError"),
     case("final_error", "error", "al/common#internalError"),
     refused_before_the_card("broken_xml", "al/common#internalError"),
@@ -202,6 +204,8 @@ def check(expected, final, asked, result, previous, origin):
             raise CaseFailed(f"/result does not show ok:true with the sample data: {result[:300]}")
     elif not result.startswith('{"ok":false'):
         raise CaseFailed(f"/result does not show ok:false: {result[:300]}")
+    if expected["reason"] and f'"reason":"{expected["reason"]}"' not in result:
+        raise CaseFailed(f"/result does not name the reason {expected['reason']}: {result[:600]}")
 
 
 class Runner:

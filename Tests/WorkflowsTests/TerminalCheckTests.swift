@@ -176,6 +176,28 @@ import Testing
         #expect(checked.accessRights.optional == [.readDG5])
     }
 
+    /// A terminal certificate that grants more than its DV is not fatal (as in AusweisApp; the
+    /// card does not refuse it either), but the effective rights shown are only those the chain
+    /// grants: DG9 stays required (the card ANDs it away) and is not in ACCESS_RIGHTS' effective.
+    @Test func aTerminalBeyondItsDVPassesAndShowsOnlyTheChainsRights() throws {
+        let d = try description()
+        let authority = TestCertificateAuthority.project
+        let dv = try authority.issueDocumentVerifier(rights: [.readDG4, .readDG5, .readDG8], effectiveDate: today)
+        let at = try dv.issueTerminal(
+            rights: [.readDG4, .readDG5, .readDG8, .readDG9], description: d, holderReference: "DEEIDTESTAT00001",
+            effectiveDate: today, expirationDate: try today.adding(days: 30),
+            domainParameters: authority.certificate.body.publicKey.domainParameters)
+        let t = TestTerminal(cvca: authority.certificate, documentVerifier: dv, terminal: at)
+        let checked = try check(
+            try input(t, description: d, required: CHAT(role: .terminal, rights: [.readDG4, .readDG9])))
+        #expect(checked.chain.effectiveCHAT.accessRights == [.readDG4, .readDG5, .readDG8])
+        #expect(checked.accessRights.required == [.readDG4, .readDG9])
+        #expect(checked.accessRights.granted == [.readDG4])
+        let info = checked.accessRightsInfo(checked.accessRights, today: today)
+        #expect(info.effective == ["GivenNames"])
+        #expect(info.required == ["GivenNames", "PlaceOfBirth"])
+    }
+
     /// §4.3: allowed = terminal ∩ displayable; required = RequiredCHAT ∩ allowed; optional =
     /// (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed optional
     /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).

@@ -6,9 +6,12 @@ import EIDCrypto
 ///
 /// Checks: each signature under the issuer's key with the issuer key's hash; domain parameters
 /// inherited from the latest CVCA; roles (CVCA issues CVCA links and DVs, a DV issues
-/// terminals); a DV's and a terminal's rights within their issuer's (when the CHATs are of the
-/// same terminal type); and, from the last CVCA on, the validity dates against `date`
-/// (older link certificates may have expired, as AusweisApp's pre-verification does).
+/// terminals, of its terminal type); and, from the last CVCA on, the validity dates against
+/// `date` (older link certificates may have expired, as AusweisApp's pre-verification does).
+///
+/// A certificate whose CHAT grants more than its issuer's is not refused: the card does not
+/// refuse such a chain either (TR-03110-3; OpenPACE and AusweisApp do not check it). What the
+/// chain grants is `effectiveCHAT`, the AND of its CHATs, which the card ANDs with PACE's CHAT.
 public struct CVCertificateChain: Sendable {
     /// The chain from the trust anchor to the target certificate.
     public let certificates: [CVCertificate]
@@ -123,13 +126,8 @@ public struct CVCertificateChain: Sendable {
         case .terminal: allowed = false
         }
         guard allowed else { throw CVCertificateChainError.wrongRole(chr: chr, role: role, issuerRole: issuer.role) }
-        let chat = certificate.body.chat
-        let issuerCHAT = issuer.body.chat
-        if role == .terminal, chat.terminalType != issuerCHAT.terminalType {
+        if role == .terminal, certificate.body.chat.terminalType != issuer.body.chat.terminalType {
             throw CVCertificateChainError.terminalTypeMismatch(chr: chr)
-        }
-        if role != .cvca, chat.terminalType == issuerCHAT.terminalType, !chat.isWithin(issuerCHAT) {
-            throw CVCertificateChainError.chatExceedsIssuer(chr: chr)
         }
     }
 }

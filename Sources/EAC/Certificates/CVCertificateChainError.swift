@@ -11,8 +11,6 @@ public enum CVCertificateChainError: Error, Equatable, Sendable, CustomStringCon
     case notYetValid(chr: String, from: CalendarDate)
     /// The holder's role may not be issued by the issuer's role (CVCA → CVCA or DV → terminal).
     case wrongRole(chr: String, role: CertificateRole, issuerRole: CertificateRole)
-    /// The CHAT grants a right its issuer's CHAT does not have.
-    case chatExceedsIssuer(chr: String)
     /// DV and terminal CHATs are of different terminal types.
     case terminalTypeMismatch(chr: String)
     /// A CVCA certificate (trust anchor or link) without explicit domain parameters.
@@ -30,7 +28,6 @@ public enum CVCertificateChainError: Error, Equatable, Sendable, CustomStringCon
         case .notYetValid(let chr, let date): return "certificate \(chr) is not valid before \(date)"
         case .wrongRole(let chr, let role, let issuerRole):
             return "certificate \(chr) has role \(role), which a \(issuerRole) may not issue"
-        case .chatExceedsIssuer(let chr): return "certificate \(chr) grants rights its issuer does not have"
         case .terminalTypeMismatch(let chr): return "certificate \(chr) is for another terminal type than its issuer"
         case .missingDomainParameters(let chr): return "CVCA certificate \(chr) carries no domain parameters"
         case .invalidCertificate(let chr, let e): return "certificate \(chr) cannot be used: \(e)"

@@ -14,7 +14,7 @@ import SmartCard
 /// | PSO:Verify Certificate | after MSE:Set DST | else 6985 |
 /// | | a certificate whose CAR is the selected key | else 6A80 |
 /// | | its signature verifies under the selected key | else 6300 |
-/// | | role and rights fit the issuer (CVCA → link CVCA or DV, DV → terminal; CHAT within the DV's) | else 6A80 |
+/// | | role and rights fit the issuer (CVCA → link CVCA or DV, DV → terminal; a CHAT beyond the issuer's is accepted, TA grants the AND) | else 6A80 |
 /// | | not expired on the card's current date | else 6A80 |
 /// | | then imported; a CVCA link certificate becomes a trust anchor; the current date rises to the effective date of a CVCA, DV or domestic terminal certificate | 9000 |
 /// | MSE:Set AT (TA) | PACE with a CHAT ran in this session | else 6985 |

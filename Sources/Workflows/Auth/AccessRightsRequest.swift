@@ -6,12 +6,17 @@ import SDK
 /// that TR-03127 defines; the required ones are RequiredCHAT's, the optional ones
 /// OptionalCHAT's less the required (all shown rights when neither CHAT is sent); CAN allowed
 /// is never required, and optional only for an official domestic DV. The effective CHAT is
-/// required ∪ (optional ∩ the user's choice).
+/// required ∪ (optional ∩ the user's choice). Of these, the card grants only those the whole
+/// certificate chain grants (TR-03110-3: the AND of the CVCA's, DV's and terminal's CHATs);
+/// `granted` is what the user is shown as shared, so a terminal certificate beyond its DV does
+/// not overstate it (AusweisApp shows the terminal certificate's rights; this is the card's view).
 public struct AccessRightsRequest: Equatable, Sendable {
     public let required: Set<AccessRight>
     public let optional: Set<AccessRight>
     /// The optional rights the user keeps (all of them until the user says otherwise).
     public private(set) var selected: Set<AccessRight>
+    /// The rights the certificate chain grants (its effective CHAT); the terminal's without a chain.
+    public let grantable: Set<AccessRight>
 
     /// The rights a client may show (AusweisApp's list, after TR-03127).
     public static let displayable: Set<AccessRight> = Set(
@@ -31,9 +36,12 @@ public struct AccessRightsRequest: Equatable, Sendable {
 
     /// - Throws: `AuthCheckError.requiredCHATExceedsTerminal` when RequiredCHAT asks for more than
     ///   the terminal certificate grants.
-    public init(terminal: CHAT, documentVerifierRole: CertificateRole, requiredCHAT: CHAT?, optionalCHAT: CHAT?)
-        throws(AuthCheckError)
-    {
+    ///   `chain` is the chain's effective CHAT (`CVCertificateChain.effectiveCHAT`); rights beyond
+    ///   it stay requested (the card ANDs them away, as it does for every client) but not `granted`.
+    public init(
+        terminal: CHAT, documentVerifierRole: CertificateRole, requiredCHAT: CHAT?, optionalCHAT: CHAT?,
+        chain: CHAT? = nil
+    ) throws(AuthCheckError) {
         if let requiredCHAT, !requiredCHAT.isWithin(terminal) { throw .requiredCHATExceedsTerminal }
         let allowed = terminal.accessRights.intersection(Self.displayable)
         let required = (requiredCHAT?.accessRights ?? []).intersection(allowed)
@@ -50,10 +58,14 @@ public struct AccessRightsRequest: Equatable, Sendable {
         self.required = required
         self.optional = optional
         self.selected = optional
+        grantable = (chain ?? terminal).accessRights
     }
 
     /// The rights that go to the card: required ∪ (optional ∩ selected).
     public var effective: Set<AccessRight> { required.union(optional.intersection(selected)) }
+
+    /// The effective rights the card will grant: `effective` ∩ the chain's rights.
+    public var granted: Set<AccessRight> { effective.intersection(grantable) }
 
     /// The effective CHAT for PACE and EAC1 (role terminal, id-AT).
     public var effectiveCHAT: CHAT { CHAT(role: .terminal, rights: effective) }

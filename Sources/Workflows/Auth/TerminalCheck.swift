@@ -10,7 +10,8 @@ import SDK
 /// 1. exactly one DV and one authentication terminal certificate;
 /// 2. the chain from a trusted CVCA (through link certificates among the EAC1 certificates and
 ///    `linkCertificates`, e.g. `GermanEIDPKI`'s) to the terminal verifies: signatures, roles, and
-///    dates from the last CVCA on (`date`);
+///    dates from the last CVCA on (`date`); a terminal CHAT beyond its DV's is not fatal (as in
+///    AusweisApp): the shown effective rights are limited to the chain's;
 /// 3. a certificate description with a subjectURL whose hash (the terminal key's hash) is the
 ///    terminal certificate's id-description;
 /// 4. subjectURL and tcTokenURL are the same origin;
@@ -80,7 +81,7 @@ public struct TerminalCheck: Sendable {
         }
         accessRights = try AccessRightsRequest(
             terminal: terminal.body.chat, documentVerifierRole: dv.role, requiredCHAT: try chat(input.requiredCHAT),
-            optionalCHAT: try chat(input.optionalCHAT))
+            optionalCHAT: try chat(input.optionalCHAT), chain: chain.effectiveCHAT)
         if let aux = input.authenticatedAuxiliaryData {
             guard let decoded = try? AuthenticatedAuxiliaryData(encoded: aux) else { throw .malformedAuxiliaryData }
             auxiliaryData = decoded
@@ -113,7 +114,7 @@ public struct TerminalCheck: Sendable {
             aux = info
         }
         return AccessRightsInfo(
-            error: error, aux: aux, effective: AccessRightsRequest.sdkNames(rights.effective),
+            error: error, aux: aux, effective: AccessRightsRequest.sdkNames(rights.granted),
             optional: AccessRightsRequest.sdkNames(rights.optional),
             required: AccessRightsRequest.sdkNames(rights.required),
             transactionInfo: transactionInfo, canAllowed: rights.effective.contains(.canAllowed))
