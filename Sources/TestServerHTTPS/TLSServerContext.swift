@@ -20,8 +20,14 @@ public final class TLSServerContext: @unchecked Sendable {
         "RSA-PSK-AES256-GCM-SHA384", "RSA-PSK-AES128-GCM-SHA256", "RSA-PSK-AES256-CBC-SHA384",
         "RSA-PSK-AES128-CBC-SHA256", "RSA-PSK-AES256-CBC-SHA",
     ]
-    /// (EC)DHE groups: brainpool and NIST curves of TR-03116-4 (brainpool in TLS 1.2 only with OpenSSL 3.0).
-    public static let groups = ["P-256", "brainpoolP256r1", "P-384", "brainpoolP384r1", "brainpoolP512r1", "X25519"]
+    /// (EC)DHE groups, the server's preference first: the two that TR-03116-4 (table 5) requires, secp256r1
+    /// and brainpoolP256r1 (brainpool in TLS 1.2 only with OpenSSL 3.0), then X25519. The larger curves are
+    /// optional and left out on purpose, as a real eID server may: OpenSSL 3.0 computes P-384 and brainpool
+    /// with generic bignum code, P-256 and X25519 with optimised code. In TLS 1.2 `SSL_OP_CIPHER_SERVER_PREFERENCE`
+    /// picks P-256 from any client list that has it; in TLS 1.3 OpenSSL 3.0 takes the client's key share when
+    /// its group is in this list, so a client whose key share is secp384r1 (eid's and AusweisApp's lists put
+    /// the larger curves first) gets a HelloRetryRequest for P-256 instead of a P-384 handshake.
+    public static let groups = ["P-256", "brainpoolP256r1", "X25519"]
     /// How long a TLS session (cache entry or ticket) may be resumed: 48 h (TR-03116-4).
     public static let sessionLifetime = 48 * 3600
 

@@ -122,6 +122,22 @@ struct HTTPSFrontEndTests {
         #expect(code == 200)
     }
 
+    /// The server's group preference wins over AusweisApp's client list (larger curves first): P-256 in TLS 1.2
+    /// (server preference) and in TLS 1.3 (a HelloRetryRequest, since a secp384r1 key share is not accepted).
+    @Test(arguments: ["-tls1_2", "-tls1_3"])
+    func ephemeralKeyIsP256EvenWhenTheClientPrefersLargerCurves(version: String) throws {
+        let server = try TestServerFixture()
+        let groups = version == "-tls1_2" ? "brainpoolP512r1:brainpoolP384r1:secp384r1:prime256v1" : "secp384r1:P-256"
+        let output = try server.run(
+            [
+                "/usr/bin/openssl", "s_client", "-connect", "127.0.0.1:\(server.port)", version, "-groups", groups,
+                "-CAfile", server.certificateFile, "-ign_eof",
+            ],
+            input: Array("GET / HTTP/1.0\r\n\r\n".utf8), timeout: 20)
+        #expect(Bool(output.stdout.contains("Server Temp Key: ECDH, prime256v1, 256 bits")))
+        #expect(Bool(output.stdout.contains("200 OK")))
+    }
+
     @Test func stubAnswersStartPAOSWithAnErrorAndResultShowsIt() throws {
         let server = try TestServerFixture()
         let id = try server.tcToken().sessionIdentifier
