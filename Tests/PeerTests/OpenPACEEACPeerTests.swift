@@ -90,7 +90,7 @@ struct OpenPACEEACPeerTests {
 
     /// Comp(PK_PCD) is the x-coordinate at field length (TR-03110-3 A.2.2.3, TR-03111 FE2OS), also
     /// when it begins with a zero byte, as for one random ephemeral key in 256: this key's x is
-    /// 00 99 1A E8 …. (It used to fail about once in 40 runs of the random test above.)
+    /// 00 99 1A E8 …. (The random test above failed whenever its key was such a key.)
     @Test func eidsTerminalRunsTAAndCAWithAnEphemeralKeyWhoseXStartsWithZero() throws {
         let ephemeral = try ECKeyPair(group: try ECGroup(.brainpoolP256r1), privateScalar: [0x03, 0x58])
         try #require(ephemeral.publicKey.x.count == 32 && ephemeral.publicKey.x[0] == 0)
