@@ -85,11 +85,23 @@ struct OpenPACEEACPeerTests {
     }
 
     @Test func eidsTerminalRunsTAAndCAAgainstOpenPACEsCard() throws {
+        try runEidsTerminalAgainstOpenPACEsCard(ephemeral: try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1)))
+    }
+
+    /// Comp(PK_PCD) is the x-coordinate at field length (TR-03110-3 A.2.2.3, TR-03111 FE2OS), also
+    /// when it begins with a zero byte, as for one random ephemeral key in 256: this key's x is
+    /// 00 99 1A E8 …. (The random test above failed whenever its key was such a key.)
+    @Test func eidsTerminalRunsTAAndCAWithAnEphemeralKeyWhoseXStartsWithZero() throws {
+        let ephemeral = try ECKeyPair(group: try ECGroup(.brainpoolP256r1), privateScalar: [0x03, 0x58])
+        try #require(ephemeral.publicKey.x.count == 32 && ephemeral.publicKey.x[0] == 0)
+        try runEidsTerminalAgainstOpenPACEsCard(ephemeral: ephemeral)
+    }
+
+    private func runEidsTerminalAgainstOpenPACEsCard(ephemeral: ECKeyPair) throws {
         let pki = try PeerPKI()
         let card = try OpenPACEEACCard(cvca: pki.cvca, chipKey: SimulatorTestPKI.chipAuthenticationKey)
         let idPICC = try SecureRandom.bytes(32)
         card.idPICC = idPICC
-        let ephemeral = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
         let ta = TerminalAuthentication(channel: card)
         let aux = [UInt8](hex: "67177315060904007f00070301040253083230323230373236")!
         try ta.run(
@@ -126,6 +138,8 @@ struct OpenPACEEACPeerTests {
 /// protocols themselves are under test.
 final class OpenPACEEACCard: CardChannel {
     let supportsExtendedLength = true
+    /// The byte length of a brainpoolP256r1 field element, the length of Comp(PK_PCD).
+    static let fieldLength = 32
     private let ctx: UnsafeMutablePointer<EAC_CTX>
     var idPICC: [UInt8] = []
     private var compressedKey: [UInt8]?
@@ -193,10 +207,15 @@ final class OpenPACEEACCard: CardChannel {
                 let inner = try? PeerTLV.parseAll(outer[0].value),
                 let key = inner.first(where: { $0.tag == 0x80 })?.value
             else { return sw(0x6985) }
-            let matches = try OpenPACE.withBuffer(compressedKey) { c in
-                try OpenPACE.withBuffer(key) { CA_STEP3_check_pcd_pubkey(ctx, c, $0) }
-            }
-            guard matches == 1, try OpenPACE.withBuffer(key, { CA_STEP4_compute_shared_secret(ctx, $0) }) == 1 else {
+            // CA step 3 (the key is the one announced in TA), with OpenPACE's Comp brought to field
+            // length: OpenPACE's own check, CA_STEP3_check_pcd_pubkey, compares against Comp
+            // without its leading zero bytes (BN_bn2bin), so it refused eid's correct 32-byte
+            // x-coordinate whenever that began with 00 (one key in 256).
+            guard let comp = try OpenPACE.withBuffer(key, { OpenPACE.take(EAC_Comp(ctx, EAC_ID_CA, $0)) }),
+                comp.count <= Self.fieldLength,
+                [UInt8](repeating: 0, count: Self.fieldLength - comp.count) + comp == compressedKey,
+                try OpenPACE.withBuffer(key, { CA_STEP4_compute_shared_secret(ctx, $0) }) == 1
+            else {
                 return sw(0x6A80)
             }
             var nonce: UnsafeMutablePointer<BUF_MEM>? = nil

@@ -262,7 +262,16 @@ def TA_STEP4_get_nonce(ctx):
 
 
 def EAC_Comp(ctx, id, public_key):
-    return _take(_with_buffer(lambda c, b: _EAC_Comp(c, id, b), ctx, public_key))
+    """Comp(PK): for an EC key its x-coordinate at field length (TR-03110-3 A.2.2.3, TR-03111
+    FE2OS). libeac's Comp writes x with BN_bn2bin, which drops leading zero bytes, so for one
+    key in 256 it is a byte short; nPA.py uses it for ID_PICC in TA, where the terminal signs
+    the full x-coordinate, and the card then refused a correct signature. The adapter puts the
+    zero bytes back, taking the field length from the uncompressed point 04 || X || Y."""
+    comp = _take(_with_buffer(lambda c, b: _EAC_Comp(c, id, b), ctx, public_key))
+    key = _bytes(public_key)
+    if comp is not None and len(key) % 2 == 1 and key[:1] == b"\x04":
+        comp = comp.rjust((len(key) - 1) // 2, b"\x00")
+    return comp
 
 
 def TA_STEP6_verify(ctx, terminal_key, id_picc, auxiliary_data, signature):

@@ -7,6 +7,7 @@ python3-virtualsmartcard) unmodified, as an independent nPA for eid's peer tests
 What this launcher adds around /usr/bin/vicc, and nothing else:
   - `eac` and `chat`: the OpenPACE Python modules nPA.py imports, which Debian does not
     package, provided by eid's own adapter over Debian's libeac (eac.py, chat.py beside this).
+    Its EAC_Comp gives the x-coordinate at field length (libeac's drops leading zero bytes).
   - The import path: Debian installs the library under
     /usr/lib/python3/site-packages/virtualsmartcard/, which is not on Python's path.
   - `Crypto`: the emulator imports PyCrypto's names; Debian's python3-pycryptodome offers the
