@@ -188,12 +188,18 @@ _eid-testserver_serve() {
     repeating_flags=()
     non_repeating_flags=(--psk -h --help)
     repeating_options=()
-    non_repeating_options=(--pki --host --port --attributes --max-body --slow-delay)
+    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay)
     __eid-testserver_offer_flags_options 0
 
     # Offer option value completions
     case "${prev}" in
     '--pki')
+        return
+        ;;
+    '--tls-certificate')
+        return
+        ;;
+    '--tls-key')
         return
         ;;
     '--host')

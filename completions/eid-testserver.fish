@@ -23,7 +23,7 @@ function __eid-testserver_parse_tokens -S
         __eid-testserver_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __eid-testserver_parse_subcommand 0 'pki=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'h/help'
+            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'h/help'
         case 'pki'
             __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
         case 'help'
@@ -86,6 +86,8 @@ complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_p
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_positional "eid-testserver" -eq 1' -fa 'pki' -d 'Write a fresh test PKI: TLS, CVCA, DV and AT with keys, certificate description, CSCA, a matching card.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_positional "eid-testserver" -eq 1' -fa 'help' -d 'Show subcommand help information.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" pki' -l 'pki' -d 'A directory written by `eid-testserver pki` (default: fresh TLS credentials).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" tls-certificate' -l 'tls-certificate' -d 'A TLS certificate (PEM) to serve instead of a fresh one, e.g. an expired one or one of your CA; the certificate description lists its hash. Not with --pki; needs --tls-key.' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" tls-key' -l 'tls-key' -d 'The private key (PEM) of --tls-certificate.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" host' -l 'host' -d 'The address to listen on.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" port' -l 'port' -d 'The port to listen on (0: any free port; default 18443, with --pki the port of DIR\'s origin).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" attributes' -l 'attributes' -d 'The data every session asks for: comma-separated SDK names (GivenNames, FamilyName, DateOfBirth, Address, …), TR-03127 words or DGn; a trailing ? makes one optional (default: every readable data group, required).' -rfka ''

@@ -113,6 +113,16 @@ struct Serve: ParsableCommand {
             "A directory written by `eid-testserver pki` (default: fresh TLS credentials).", valueName: "dir"))
     var pki: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A TLS certificate (PEM) to serve instead of a fresh one, e.g. an expired one or one of your CA; "
+                + "the certificate description lists its hash. Not with --pki; needs --tls-key.",
+            valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
     var host = "127.0.0.1"
 
@@ -140,6 +150,12 @@ struct Serve: ParsableCommand {
     var slowDelay = 3
 
     func validate() throws {
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
+        guard pki == nil || tlsCertificate == nil else {
+            throw ValidationError("--tls-certificate is not for --pki: DIR holds its TLS certificate (tls-cert.pem)")
+        }
         if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") } }
         if let attributes {
             do { _ = try RequestedAttributes(parsing: attributes) } catch {
@@ -189,6 +205,8 @@ struct Serve: ParsableCommand {
                 StandardStream.error.write(
                     "eid-testserver: \(pki) has no cvca.key: the fault chat_beyond_dv is not available\n")
             }
+        } else if let tlsCertificate, let tlsKey {
+            credentials = TLSServerCredentials(certificatePEM: try read(tlsCertificate), keyPEM: try read(tlsKey))
         } else {
             credentials = try TLSServerCredentials.generate(host: host)
         }
