@@ -324,10 +324,7 @@ extension ThroughPCSCD {
 
         /// A tcTokenURL that answers 200 with text that is no TcToken (Tests/Support/https_test_server.py's
         /// /final): refused, no url.
-        @Test(
-            .disabled(
-                "hangs under the test runner: https_test_server.py's PORTS line never reaches the pipe read; to fix"))
-        func aMalformedTcTokenIsRefused() throws {
+        @Test func aMalformedTcTokenIsRefused() throws {
             let pki = try Self.tlsPKI.get()
             let python = Process()
             python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
@@ -339,9 +336,13 @@ extension ThroughPCSCD {
             let out = Pipe()
             python.standardOutput = out
             python.standardError = FileHandle.nullDevice
+            python.standardInput = FileHandle.nullDevice
+            python.currentDirectoryURL = pki
             try python.run()
             defer {
-                python.terminate()
+                // SIGKILL: the child inherits the test runner thread's blocked SIGTERM, so
+                // terminate() would leave it running and waitUntilExit() would hang.
+                kill(python.processIdentifier, SIGKILL)
                 python.waitUntilExit()
             }
             var line = Data()
