@@ -93,20 +93,33 @@ extension ThroughPCSCD {
                     serverOK: false))
         }
 
+        /// `failure` ending at the CommunicationErrorAddress with communicationError.
+        static func communicationErrorAddress(_ failure: Case) -> Case {
+            var changed = failure
+            changed.expected.urlPath = "/refresh+error"
+            changed.expected.urlResult = "ResultMajor=error&ResultMinor=communicationError"
+            return changed
+        }
+
         /// Faults a conforming client finds before the card: no ACCESS_RIGHTS, no PIN.
         static let foundBeforeTheCard: [Case] = [
             reported(
                 "description_hash_mismatch", minor: "/al/common#parameterError",
                 reason: "Certificate_Check_Failed_Hash_Mismatch", status: 6, messages: beforeTheCard),
-            // AusweisApp2 ends these two at its CommunicationErrorAddress: its refresh-address
-            // check (§1.6: TLS to the refresh address, the certificate's hash, the redirect a
-            // non-same-origin address must answer) fails; eid does not make that connection yet.
-            reported(
-                "sop_violation", minor: "/al/common#parameterError",
-                reason: "Certificate_Check_Failed_Same_Origin_Policy_Violation", status: 6, messages: beforeTheCard),
-            reported(
-                "tls_not_in_description", minor: "/dp#trustedChannelEstablishmentFailed",
-                reason: "Certificate_Check_Failed_Hash_Missing_In_Description", status: 6, messages: beforeTheCard),
+            // AusweisApp2 and eid end these two at the CommunicationErrorAddress: the refresh
+            // address check (§1.6) against the refused EAC1's description fails (the refresh
+            // address is of another origin than the subject URL and answers no redirect; the TLS
+            // certificate is not in CommCertificates).
+            communicationErrorAddress(
+                reported(
+                    "sop_violation", minor: "/al/common#parameterError",
+                    reason: "Certificate_Check_Failed_Same_Origin_Policy_Violation", status: 6,
+                    messages: beforeTheCard)),
+            communicationErrorAddress(
+                reported(
+                    "tls_not_in_description", minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Certificate_Check_Failed_Hash_Missing_In_Description", status: 6,
+                    messages: beforeTheCard)),
             reported(
                 "expired_at", minor: "/il/signature#invalidCertificatePath",
                 reason: "Pre_Verification_Certificate_Expired", status: 6, messages: beforeTheCard),

@@ -275,6 +275,27 @@ import Testing
         #expect(refused.finalAuth?.0?.major == ECardAPIResult.Major.error.rawValue)
         #expect(refused.finalAuth?.1 == refused.result.url)
     }
+
+    /// A refused EAC1 still has its description: the refresh address is checked against it, as
+    /// AusweisApp does (a TLS certificate missing from CommCertificates ends at the
+    /// CommunicationErrorAddress, not at a refresh address checked against nothing).
+    @Test func aRefusedEAC1sDescriptionStillChecksTheRefreshAddress() throws {
+        let refresh = "https://service.example/done?ref=1"
+        let other = Array("a TLS certificate the description does not list".utf8)
+        let server = try FakeEIDServer()
+        server.serverCertificates = [other]
+        let client = ScriptedRefreshClient([
+            refresh: .success(RefreshAddressVisit(status: 200, location: nil, serverCertificate: other))
+        ])
+        let run = try authenticate(peer: ScriptedPeer([Self.accept, Self.pin]), server: server, refreshClient: client)
+        guard case .authCheckFailed? = run.result.outcome.reason else {
+            Issue.record("the terminal check should fail: \(String(describing: run.result.outcome.reason))")
+            return
+        }
+        #expect(run.names == ["AUTH", "AUTH"], "no PIN asked")
+        #expect(run.result.url == "https://service.example/error?ResultMajor=error&ResultMinor=communicationError")
+        #expect(client.requests.map(\.url) == [refresh])
+    }
 }
 
 /// A peer that answers each message by its name from a script, one command per message, as a

@@ -131,6 +131,8 @@ public final class AuthWorkflow {
         var card: AuthCard?
         var answer: Secret?
         var url: String?
+        /// The refresh address check from a refused EAC1's description (nil: none, or accepted).
+        var refusedEAC1Check: RefreshAddressCheck?
     }
 
     private func perform(_ effect: AuthEffect, _ run: inout Run) -> AuthEvent? {
@@ -154,7 +156,10 @@ public final class AuthWorkflow {
                     run.terminal = check
                     run.rights = check.accessRights
                     return .terminalAccepted
-                } catch { return .failed(.authCheckFailed(error)) }
+                } catch {
+                    run.refusedEAC1Check = RefreshAddressCheck(refusedEAC1: input)
+                    return .failed(.authCheckFailed(error))
+                }
             case .editAccessRights:
                 return editAccessRights(&run)
             case .waitForCard:
@@ -230,7 +235,7 @@ public final class AuthWorkflow {
                 return sendError(reason, &run)
             case .determineRefreshAddress(let outcome):
                 do {
-                    run.url = try refreshURL(for: outcome, terminal: run.terminal)
+                    run.url = try refreshURL(for: outcome, terminal: run.terminal, refusedEAC1: run.refusedEAC1Check)
                     return .proceed
                 } catch {
                     // No refresh URL: the communication-error address, with communicationError.
@@ -395,7 +400,9 @@ public final class AuthWorkflow {
     /// certificate in CommCertificates), with the result parameters (§1.7); without an https
     /// RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when the
     /// check finds no refresh URL.
-    func refreshURL(for outcome: AuthOutcome, terminal: TerminalCheck?) throws(RefreshAddressError) -> String? {
+    func refreshURL(
+        for outcome: AuthOutcome, terminal: TerminalCheck?, refusedEAC1: RefreshAddressCheck? = nil
+    ) throws(RefreshAddressError) -> String? {
         let token = configuration.tcToken
         guard WebOrigin(url: token.refreshAddress)?.isHTTPS == true else {
             return token.usableCommunicationErrorAddress.map {
@@ -404,11 +411,14 @@ public final class AuthWorkflow {
         }
         var address = token.refreshAddress
         if let refreshClient {
-            let check = RefreshAddressCheck(
-                subjectURL: terminal?.description.subjectURL ?? configuration.tcTokenURL,
-                commCertificates: terminal.map {
-                    ($0.description.commCertificates ?? [], $0.documentVerifier.body.publicKey.algorithm.digest)
-                })
+            let check =
+                terminal == nil && refusedEAC1 != nil
+                ? refusedEAC1!
+                : RefreshAddressCheck(
+                    subjectURL: terminal?.description.subjectURL ?? configuration.tcTokenURL,
+                    commCertificates: terminal.map {
+                        ($0.description.commCertificates ?? [], $0.documentVerifier.body.publicKey.algorithm.digest)
+                    })
             address = try check.resolve(address, client: refreshClient)
         }
         return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: address)

@@ -1,3 +1,4 @@
+import EAC
 import EIDCrypto
 import Online
 
@@ -51,5 +52,26 @@ public struct RefreshAddressCheck {
         guard let hash = try? comm.digest.hash(certificate), comm.hashes.contains(hash) else {
             throw .certificateNotInDescription
         }
+    }
+}
+
+extension RefreshAddressCheck {
+    /// The check for a service whose EAC1 was refused (AusweisApp checks the refresh address
+    /// against the certificate description it received even then): the description's subjectURL
+    /// and CommCertificates, hashed with the digest of the AT certificate's key (of the first
+    /// certificate that parses, when no AT does). Nil when EAC1 carries no readable description
+    /// with a subjectURL; the tcTokenURL then stands in, as before EAC1.
+    public init?(refusedEAC1 input: EAC1InputType) {
+        guard let encoded = input.certificateDescription,
+            let description = try? CertificateDescription(encoded: encoded),
+            let subjectURL = description.subjectURL
+        else { return nil }
+        let certificates = input.certificates.compactMap { try? CVCertificate(encoded: $0) }
+        guard let keyed = certificates.first(where: { $0.role == .terminal }) ?? certificates.first else {
+            return nil
+        }
+        self.init(
+            subjectURL: subjectURL,
+            commCertificates: (description.commCertificates ?? [], keyed.body.publicKey.algorithm.digest))
     }
 }
