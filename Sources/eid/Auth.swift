@@ -23,8 +23,8 @@ struct Auth: ParsableCommand {
             eID PKI, production (DECVCAeID) and test (DETESTeID, DECVCAeIDCT), with their link \
             certificates, as AusweisApp trusts them (the card itself refuses a chain of the other PKI). \
             --trust-cvca adds a CVCA; --test-pki adds the project's TEST CVCA, whose private key is \
-            public (never trust it for real data). --simulator uses the in-process software card and \
-            implies --test-pki.
+            public (never trust it for real data). --simulator uses the in-process software card, and no \
+            card in a PC/SC reader, and implies --test-pki.
 
             With --json every SDK message is one JSON line on standard output (AUTH first and last, \
             ACCESS_RIGHTS, READER, ENTER_PIN, ...). When standard input is not a terminal the answers \
@@ -65,11 +65,21 @@ struct Auth: ParsableCommand {
     var url: String
 
     func validate() throws {
+        if options.simulator, let reader, reader != SimulatedCardChannel.readerName {
+            throw ValidationError(
+                "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
+                    + "leave out --simulator to use another reader")
+        }
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
         for name in deny where AccessRight(sdkName: name) == nil {
             throw ValidationError("--deny \(name): not an access right name (e.g. FamilyName, Address, DateOfBirth)")
         }
     }
+
+    /// The reader whose card authenticates: with --simulator the in-process card only (it is
+    /// what the test PKI trust and the simulator's CSCA are for), never a card that happens to
+    /// sit in a PC/SC reader, which would get the PIN meant for the simulator.
+    var cardReader: String? { options.simulator ? SimulatedCardChannel.readerName : reader }
 
     /// The CVCAs of the --trust-cvca files.
     func trustedCVCAs() throws -> [CVCertificate] {
@@ -104,7 +114,7 @@ struct Auth: ParsableCommand {
         CoreDumps.disable()
         let face = AuthFace(
             context: context,
-            options: .init(json: options.json, reader: reader, timeout: timeout, yes: yes, deny: deny, open: open),
+            options: .init(json: options.json, reader: cardReader, timeout: timeout, yes: yes, deny: deny, open: open),
             trust: .builtIn(adding: anchors, csca: options.simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
             connect: OnlineConnection.connect)
         try face.run(url: url).exitUnlessSuccess()

@@ -159,6 +159,21 @@ extension AuthAgainstTestServerTests {
     }
 }
 
+extension AuthAgainstTestServerTests {
+    /// `--simulator` with `--reader` naming another reader than the in-process card's: refused
+    /// before anything is fetched.
+    @Test func simulatorWithAnotherReaderIsRefused() throws {
+        let auth = try runTool(
+            "eid", ["auth", "--json", "--simulator", "--reader", "Virtual PCD 00 00", "https://127.0.0.1:1/tctoken"])
+        #expect(auth.status == 64, "\(auth.stderr)")
+        #expect(auth.stderr.contains("--simulator uses the in-process card"), "\(auth.stderr)")
+        #expect(auth.stdout.isEmpty)
+        let named = try runTool(
+            "eid", ["auth", "--json", "--simulator", "--reader", "Simulator", "https://127.0.0.1:1/tctoken"])
+        #expect(named.status == 7, "\(named.stderr)")
+    }
+}
+
 /// The acceptance line of `eid auth`: eid-sim in the test pcscd, `eid-testserver serve`, and
 /// `eid auth --json --test-pki` answering ACCEPT and SET_PIN from standard input.
 extension ThroughPCSCD {
@@ -191,6 +206,33 @@ extension ThroughPCSCD {
                     #expect(read.hasPrefix(#"{"ok":true"#) && read.contains(#""GivenNames":"ERIKA""#))
                     #expect(read.contains(#""passiveAuthentication":"verified""#))
                 }
+            }
+        }
+
+        /// `--simulator` authenticates with the in-process card even while a PC/SC reader holds
+        /// an eID card: here one with its PIN suspended, which would ask for the CAN that the
+        /// answers do not hold (the intermittent exit 5 of the `--simulator` tests in a full
+        /// `make test`, when a test of this suite had its card in a vpcd reader at the time).
+        @Test func simulatorUsesTheInProcessCardWhileAPCSCReaderHoldsOne() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin-retries", "1"])
+                defer { card.stop() }
+                let server = AuthAgainstTestServerTests()
+                try server.withServer { serverPort in
+                    let auth = try runTool(
+                        "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(serverPort)/tctoken"],
+                        stdin: AuthAgainstTestServerTests.answers, timeout: 60)
+                    #expect(auth.status == 0, "\(auth.stderr)\n\(auth.stdoutLines.joined(separator: "\n"))")
+                    let readers = auth.stdoutLines.compactMap { try? jsonObject($0) }
+                        .filter { $0["msg"] as? String == "READER" }.map { $0["name"] as? String }
+                    #expect(readers == ["Simulator"])
+                    let read = try server.result(port: serverPort)
+                    #expect(read.hasPrefix(#"{"ok":true"#) && read.contains(#""GivenNames":"ERIKA""#), "\(read)")
+                }
+                // The card in the PC/SC reader was not used: still one PIN attempt, not suspended by eid.
+                let list = try runTool("eid", ["readers", "--json"])
+                let entry = try readerEntry(reader, in: list.stdout)
+                #expect((entry["card"] as? [String: Any])?["retryCounter"] as? Int == 1, "\(list.stdout)")
             }
         }
     }
