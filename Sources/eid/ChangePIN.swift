@@ -1,4 +1,5 @@
 import ArgumentParser
+import CardSimulator
 import Faces
 
 struct ChangePIN: ParsableCommand {
@@ -27,14 +28,23 @@ struct ChangePIN: ParsableCommand {
     var timeout: Double = 600
 
     func validate() throws {
+        if options.simulator, let reader, reader != SimulatedCardChannel.readerName {
+            throw ValidationError(
+                "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
+                    + "leave out --simulator to use another reader")
+        }
         guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
     }
+
+    /// With --simulator the in-process card only: a card in a PC/SC reader would get the
+    /// secrets meant for the simulator (a wrong PIN costs a real card an attempt).
+    var cardReader: String? { options.simulator ? SimulatedCardChannel.readerName : reader }
 
     func run() throws {
         // Before any secret is read (or, with --simulator, held by the in-process card).
         CoreDumps.disable()
         let face = ChangePINFace(
-            context: options.context(), options: .init(json: options.json, reader: reader, timeout: timeout))
+            context: options.context(), options: .init(json: options.json, reader: cardReader, timeout: timeout))
         try face.run().exitUnlessSuccess()
     }
 }

@@ -332,6 +332,29 @@ extension ThroughPCSCD {
             #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":true}"#)
         }
 
+        /// With --simulator only the in-process card is used: a card in a PC/SC reader (here
+        /// one with its PIN suspended, which would ask for the CAN) never gets its secrets.
+        @Test func simulatorUsesTheInProcessCardWhileAPCSCReaderHoldsOne() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin-retries", "1"])
+                defer { card.stop() }
+                let result = try runTool(
+                    "eid", ["change-pin", "--json", "--simulator"],
+                    stdin: [Self.set("SET_PIN", "123456"), Self.set("SET_NEW_PIN", "654321")].map { $0 + "\n" }
+                        .joined())
+                #expect(result.status == 0, "\(result.stderr)\n\(result.stdoutLines.joined(separator: "\n"))")
+                #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":true}"#)
+                let readers = result.stdoutLines.compactMap { try? jsonObject($0) }
+                    .filter { $0["msg"] as? String == "READER" }.map { $0["name"] as? String }
+                #expect(readers.allSatisfy { $0 == "Simulator" })
+                let list = try runTool("eid", ["readers", "--json"])
+                let entry = try readerEntry(reader, in: list.stdout)
+                #expect((entry["card"] as? [String: Any])?["retryCounter"] as? Int == 1, "\(list.stdout)")
+                let refused = try runTool("eid", ["change-pin", "--json", "--simulator", "--reader", reader], stdin: "")
+                #expect(refused.status == 64, "\(refused.stderr)")
+            }
+        }
+
         @Test func pcscdNotRunning() throws {
             let result = try runTool(
                 "eid", ["change-pin", "--json"], stdin: "",
