@@ -139,7 +139,8 @@ extension ThroughPCSCD {
                 // rightly told as no card at all.
                 let told = try nextCard()
                 #expect(
-                    (told as? [String: Any])?["retryCounter"] as? Int == 2, "sees the card: \(String(describing: told))")
+                    (told as? [String: Any])?["retryCounter"] as? Int == 2, "sees the card: \(String(describing: told))"
+                )
                 card.stop()
                 try card.waitForCard(present: false)
                 #expect(try nextCard() is NSNull, "sees it go")
