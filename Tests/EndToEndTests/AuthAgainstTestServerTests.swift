@@ -50,11 +50,15 @@ struct AuthAgainstTestServerTests {
 
     static let answers = #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"123456"}"# + "\n"
 
+    /// No pcscd for the `--simulator` runs: the test pcscd's readers may hold eid-sim cards of
+    /// tests running meanwhile, and eid would take the first card it finds.
+    static let noPCSCD = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
+
     @Test func authenticationSucceedsAndTheServerReadsTheSampleData() throws {
         try withServer { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"], stdin: Self.answers,
-                timeout: 60)
+                environment: Self.noPCSCD, timeout: 60)
             #expect(auth.status == 0, "\(auth.stderr)")
             let last = try #require(auth.stdout.split(separator: "\n").last)
             #expect(last.contains(#""msg":"AUTH""#) && last.contains("resultmajor#ok"))
@@ -70,7 +74,7 @@ struct AuthAgainstTestServerTests {
         try withServer { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken?fault=wrong_ta_signature"],
-                stdin: Self.answers, timeout: 60)
+                stdin: Self.answers, environment: Self.noPCSCD, timeout: 60)
             #expect(auth.status != 0)
             let last = try #require(auth.stdout.split(separator: "\n").last)
             #expect(last.contains(#""msg":"AUTH""#) && last.contains("resultmajor#error"))
@@ -86,7 +90,7 @@ struct AuthAgainstTestServerTests {
         try withServer { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken?fault=chat_beyond_dv"],
-                stdin: Self.answers, timeout: 60)
+                stdin: Self.answers, environment: Self.noPCSCD, timeout: 60)
             #expect(auth.status != 0)
             let lines = auth.stdout.split(separator: "\n")
             let rights = try #require(lines.first { $0.contains(#""msg":"ACCESS_RIGHTS""#) })
@@ -132,7 +136,8 @@ extension AuthAgainstTestServerTests {
         try withServer { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "--open", "https://127.0.0.1:\(port)/tctoken"],
-                stdin: Self.answers, environment: ["PATH": dir.path + ":" + path], timeout: 60)
+                stdin: Self.answers, environment: Self.noPCSCD.merging(["PATH": dir.path + ":" + path]) { $1 },
+                timeout: 60)
             #expect(auth.status == 0, "\(auth.stderr)")
             #expect(!auth.stdout.contains("noise"))
             for line in auth.stdout.split(separator: "\n") { #expect(line.hasPrefix("{"), "\(line)") }
@@ -151,7 +156,7 @@ extension AuthAgainstTestServerTests {
         try withServer { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "--open", "https://127.0.0.1:\(port)/tctoken"],
-                stdin: Self.answers, environment: ["PATH": empty.path], timeout: 60)
+                stdin: Self.answers, environment: Self.noPCSCD.merging(["PATH": empty.path]) { $1 }, timeout: 60)
             #expect(auth.status == 0, "\(auth.stderr)")
             #expect(auth.stderr.contains("eid: --open: xdg-open is not installed"))
             #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)

@@ -115,31 +115,41 @@ extension ThroughPCSCD {
 
         @Test func watchReportsInsertionAndRemovalUntilSIGTERM() throws {
             try E2E.pool.withReader { reader, port in
-                let watch = Process()
-                watch.executableURL = E2E.binDir.appendingPathComponent("eid")
-                watch.arguments = ["readers", "--watch", "--json"]
-                let out = Pipe()
-                watch.standardOutput = out
-                watch.standardError = FileHandle.nullDevice
-                try watch.run()
-                defer { if watch.isRunning { watch.terminate() } }
-                usleep(500_000)
-                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--pin-retries", "2"])
+                let watch = try InteractiveRun(["readers", "--watch", "--json"])
+                defer { if watch.process.isRunning { watch.process.terminate() } }
+                var mine: [[String: Any]] = []
+                /// The card of the next READER message about this reader (others may change
+                /// their cards meanwhile).
+                func nextCard() throws -> Any? {
+                    while true {
+                        let message = try watch.next()
+                        if message["name"] as? String == reader {
+                            mine.append(message)
+                            return message["card"] as Any?
+                        }
+                    }
+                }
+                #expect(try nextCard() is NSNull, "starts without a card")
+                // The watch alone looks for the card: a second eid reading it at the same moment
+                // (SimulatedCard's own wait) would hold it, and the watch would rightly show a
+                // card in use, `{}`.
+                let card = try SimulatedCard(
+                    reader: reader, port: port, arguments: ["--pin-retries", "2"], waitForCard: false)
+                // The card stays until the watch has told it: one pulled while eid reads it is
+                // rightly told as no card at all.
+                let told = try nextCard()
+                #expect(
+                    (told as? [String: Any])?["retryCounter"] as? Int == 2, "sees the card: \(String(describing: told))"
+                )
                 card.stop()
                 try card.waitForCard(present: false)
-                usleep(800_000)
-                watch.terminate()  // SIGTERM
-                watch.waitUntilExit()
-                #expect(watch.terminationStatus == 0)
-                let lines = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                    .split(separator: "\n").map(String.init)
-                let mine = try lines.map(jsonObject).filter { $0["name"] as? String == reader }
+                #expect(try nextCard() is NSNull, "sees it go")
+                watch.process.terminate()  // SIGTERM
+                let end = watch.finish()
+                #expect(end.status == 0)
                 #expect(mine.allSatisfy { $0["msg"] as? String == "READER" })
-                let cards = mine.map { $0["card"] }
-                #expect(cards.first.map { $0 is NSNull } == true, "starts without a card")
-                #expect(
-                    cards.contains { ($0 as? [String: Any])?["retryCounter"] as? Int == 2 }, "sees the card: \(lines)")
-                #expect(cards.last.map { $0 is NSNull } == true, "sees it go")
+                let all = try end.lines.map(jsonObject).filter { $0["name"] as? String == reader }
+                #expect(all.count == mine.count, "nothing more about the reader after its card went: \(end.lines)")
             }
         }
     }

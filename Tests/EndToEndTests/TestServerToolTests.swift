@@ -134,7 +134,8 @@ struct TestServerToolTests {
         try server.withServer(options: ["--attributes", "GivenNames,FamilyNames,DateOfBirth?"]) { port in
             let auth = try runTool(
                 "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
-                stdin: AuthAgainstTestServerTests.answers, timeout: 60)
+                stdin: AuthAgainstTestServerTests.answers, environment: AuthAgainstTestServerTests.noPCSCD,
+                timeout: 60)
             #expect(auth.status == 0, "\(auth.stderr)\n\(auth.stdoutLines.joined(separator: "\n"))")
             let rights = try #require(
                 auth.stdoutLines.map(jsonObject).first { $0["msg"] as? String == "ACCESS_RIGHTS" })

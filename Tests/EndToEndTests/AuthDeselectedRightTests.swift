@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+/// An optional right the user deselects is not read: `eid-testserver serve --attributes
+/// 'GivenNames,FamilyName,DateOfBirth?'` asks for DateOfBirth as optional; deselected (JSON
+/// SET_ACCESS_RIGHTS without it, or the terminal's `--deny DateOfBirth`), the authentication
+/// succeeds and the server's `/result` has the required data but no DateOfBirth; left selected,
+/// the server reads it (so the absence is the deselection's doing).
+enum AuthDeselectedRight {
+    static let attributes = ["--attributes", "GivenNames,FamilyName,DateOfBirth?"]
+    static var serverPresent: Bool {
+        FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path)
+    }
+}
+
+extension ThroughPCSCD {
+    @Suite(.enabled(if: AuthDeselectedRight.serverPresent, "needs the built eid-testserver binary: run `make test`"))
+    struct AuthDeselectedRightTests {
+        typealias Faults = AuthFaultsTests
+
+        /// `eid auth --json --test-pki --reader R` with eid-sim in the test pcscd.
+        @Test func setAccessRightsWithoutTheOptionalRightKeepsItUnread() throws {
+            let server = try TestServerProcess(AuthDeselectedRight.attributes)
+            defer { server.stop() }
+            func expected(read: [String], notRead: [String], messages: [String]) -> Faults.Expected {
+                Faults.Expected(
+                    minor: nil, reason: nil, status: 0, messages: messages, urlPath: "/refresh",
+                    urlResult: "ResultMajor=ok", serverOK: true, read: read, notRead: notRead)
+            }
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                var problems = Faults.check(
+                    "DateOfBirth deselected", url: server.origin + "/tctoken",
+                    commands: [#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#, Faults.accept, Faults.pin],
+                    expected: expected(
+                        read: ["GivenNames", "FamilyName"], notRead: ["DateOfBirth"],
+                        messages: ["AUTH", "ACCESS_RIGHTS", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"]),
+                    reader: reader, server: server)
+                problems += Faults.check(
+                    "DateOfBirth left selected", url: server.origin + "/tctoken",
+                    commands: [Faults.accept, Faults.pin],
+                    expected: expected(
+                        read: ["GivenNames", "FamilyName", "DateOfBirth"], notRead: [], messages: Faults.succeeded),
+                    reader: reader, server: server)
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
+    }
+}
+
+/// The terminal face: `eid auth --simulator --yes --deny DateOfBirth` on a pseudo-terminal.
+@Suite(
+    .enabled(
+        if: AuthDeselectedRight.serverPresent && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+        "needs the built eid-testserver binary and tmux: run `make test`"))
+struct AuthDenyTerminalTests {
+    @Test func denyKeepsTheOptionalRightUnread() throws {
+        let server = AuthAgainstTestServerTests()
+        try server.withServer(options: AuthDeselectedRight.attributes) { port in
+            let terminal = try AuthTerminalTests().session(port, ["--yes", "--deny", "DateOfBirth"])
+            try terminal.waitFor("PIN (6 digits):")
+            try terminal.type("123456")
+            try terminal.waitFor("TTY=")
+            let screen = try terminal.screen()
+            #expect(screen.contains("EXIT=0"), "\(screen)")
+            let read = try server.result(port: port)
+            #expect(read.hasPrefix(#"{"ok":true"#), "\(read)")
+            #expect(read.contains(#""GivenNames":"ERIKA""#), "\(read)")
+            #expect(!read.contains(#""DateOfBirth""#), "\(read)")
+        }
+    }
+}
