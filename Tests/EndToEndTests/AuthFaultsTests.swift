@@ -64,7 +64,7 @@ extension ThroughPCSCD {
             success("plain", ""),
             success("psk", "?fault=psk"),
             // eid-testserver asks for no optional right (every right is required), so selecting
-            // none changes nothing here; deselecting an optional right is AuthFaceTests' (in process).
+            // none changes nothing here; deselecting an optional right is AuthDeselectedRightTests' (--attributes).
             success(
                 "SET_ACCESS_RIGHTS with no optional right", "",
                 commands: [#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#, accept, pin],
