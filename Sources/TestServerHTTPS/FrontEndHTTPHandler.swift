@@ -16,7 +16,14 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
     private var head: HTTPRequestHead?
     private var body: [UInt8] = []
     private var refused = false
+    /// The 413 answer's write, while the rest of the refused body is read and dropped.
+    private var refusalSent: EventLoopFuture<Void>?
     private var requestDeadline: Scheduled<Void>?
+
+    /// How long the rest of a refused body is read and dropped before the connection closes.
+    /// Closing with unread bytes in the socket makes the kernel send a reset, which can destroy
+    /// the 413 answer before the client reads it (a "lingering close", as web servers do).
+    static let refusalLinger: TimeAmount = .seconds(2)
 
     init(routes: FrontEndRoutes, pool: NIOThreadPool) {
         self.routes = routes
@@ -59,6 +66,13 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             guard body.count + buffer.readableBytes <= limit else { return refuse(context) }
             body += buffer.readableBytesView
         case .end:
+            if refused, let sent = refusalSent {
+                // The whole refused body has arrived: close once the 413 is written.
+                refusalSent = nil
+                let channel = context.channel
+                sent.whenComplete { _ in channel.close(promise: nil) }
+                return
+            }
             guard !refused, let requestHead = head else { return }
             head = nil
             routes.statistics.requestReceived()
@@ -122,7 +136,12 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
         buffer.writeBytes(response.body)
         context.write(wrapOutboundOut(.body(.byteBuffer(buffer))), promise: nil)
         let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-        if response.close {
+        if response.close && refused {
+            // Linger: read and drop the rest of the body (until its end, at most refusalLinger).
+            refusalSent = done
+            let channel = context.channel
+            context.eventLoop.scheduleTask(in: Self.refusalLinger) { channel.close(promise: nil) }
+        } else if response.close {
             let channel = context.channel
             done.whenComplete { _ in channel.close(promise: nil) }
         } else {
