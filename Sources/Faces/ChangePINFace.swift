@@ -45,14 +45,8 @@ public struct ChangePINFace {
         let stdinReader: StandardInputReader?
         let interruption: Interruption
         if options.json && !context.input.isTerminal {
-            let board = ReaderBoard(lookup: context.readers.lookup)
-            let answers = InstantAnswers(version: context.version, board: board)
-            let queue = CommandQueue(
-                reply: { console.json($0) }, onCancel: { cancelWait() }, answer: answers.answer)
-            stdinReader = StandardInputReader(queue: queue, input: context.input, console: console)
-            peer = FacePeer(output: .json, input: .commands(queue), console: console)
-            peer.observe = board.note
-            interruption = Interruption(context: context, terminal: nil, queue: queue, cancelWait: cancelWait)
+            let input = JSONCommandInput(context: context, cancelWait: cancelWait)
+            (peer, stdinReader, interruption) = (input.peer, input.reader, input.interruption)
         } else {
             guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
             let terminal = TerminalInput(device: device)
