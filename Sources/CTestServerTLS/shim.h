@@ -67,6 +67,23 @@ static inline SSL *eid_tls_server_connection(SSL_CTX *ctx, BIO **rbio, BIO **wbi
     return ssl;
 }
 
+/* Serves the certificate and key of `cert_pem`/`key_pem` (PEM text) on this connection instead of the
+ * context's, in a session id context of its own, so that no session of the context is resumed on it (a
+ * resumed handshake would show no certificate). 1 on success. */
+static inline int eid_tls_use_other_certificate(SSL *ssl, const char *cert_pem, const char *key_pem) {
+    BIO *cbio = BIO_new_mem_buf(cert_pem, -1), *kbio = BIO_new_mem_buf(key_pem, -1);
+    X509 *cert = cbio != NULL ? PEM_read_bio_X509(cbio, NULL, NULL, NULL) : NULL;
+    EVP_PKEY *key = kbio != NULL ? PEM_read_bio_PrivateKey(kbio, NULL, NULL, NULL) : NULL;
+    static const unsigned char context[] = "eid-testserver other certificate";
+    int ok = cert != NULL && key != NULL && SSL_use_certificate(ssl, cert) == 1 && SSL_use_PrivateKey(ssl, key) == 1
+        && SSL_check_private_key(ssl) == 1 && SSL_set_session_id_context(ssl, context, sizeof context - 1) == 1;
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    BIO_free(cbio);
+    BIO_free(kbio);
+    return ok;
+}
+
 /* The PSK identity the client sent on this connection, or NULL (not a PSK connection). */
 static inline const char *eid_tls_psk_identity(const SSL *ssl) { return SSL_get_psk_identity(ssl); }
 

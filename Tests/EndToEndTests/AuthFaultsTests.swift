@@ -401,6 +401,37 @@ extension ThroughPCSCD {
             }
         }
 
+        /// `tls_changed_after_eac1`, without and with PSK: after its EAC1 the server closes the connection and
+        /// serves another certificate (valid for the host, not in CommCertificates) on the next one. AusweisApp2
+        /// refuses that handshake (CertificateChecker on each connection; measured by
+        /// Tests/Support/ausweisapp2_auth_peer_tests.py): error, trustedChannelEstablishmentFailed, the refresh
+        /// address. eid refuses it in the handshake, so the EAC1 answer (after PACE with the PIN) never reaches
+        /// the server: no session finishes. A server of its own: the other certificate goes to the next
+        /// connection the server accepts, whoever makes it.
+        @Test func aTLSCertificateChangedAfterEAC1IsRefusedInTheHandshake() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let server = try TestServerProcess()
+                defer { server.stop() }
+                var problems: [String] = []
+                for query in ["?fault=tls_changed_after_eac1", "?fault=psk,tls_changed_after_eac1"] {
+                    problems += Self.check(
+                        query, url: server.origin + "/tctoken" + query, commands: [Self.accept, Self.pin],
+                        expected: Expected(
+                            minor: "/dp#trustedChannelEstablishmentFailed",
+                            reason: "Generic_Send_Receive_Certificate_Error", status: 6, messages: Self.succeeded,
+                            urlPath: "/refresh",
+                            urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed",
+                            serverOK: nil),
+                        reader: reader, server: server)
+                }
+                let results = try #require(try server.result(session: nil), "no /result")
+                #expect(results.contains("no session has finished yet"), "a session went on: \(results)")
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
+
         /// An http tcTokenURL, inside an activation URL: refused before any connection (exit 6),
         /// no url (there is no TcToken); given directly, an http URL is no tcTokenURL nor an
         /// activation URL: invalid arguments (exit 64, AusweisApp's wrong invocation).
