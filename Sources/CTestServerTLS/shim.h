@@ -16,7 +16,7 @@
 
 /* A server SSL_CTX: TLS 1.2 and 1.3, `ciphers` for TLS 1.2, `groups` for (EC)DHE, a server-side
  * session cache (session ids) and session tickets with `lifetime` seconds, the certificate and key
- * from PEM text. NULL on failure. */
+ * from PEM text (certificates after the first in `cert_pem` are sent as its chain). NULL on failure. */
 static inline SSL_CTX *eid_tls_server_ctx_new(const char *cert_pem, const char *key_pem, const char *ciphers,
                                                const char *groups, long lifetime) {
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
@@ -33,6 +33,11 @@ static inline SSL_CTX *eid_tls_server_ctx_new(const char *cert_pem, const char *
         && SSL_CTX_use_PrivateKey(ctx, key) == 1
         && SSL_CTX_check_private_key(ctx) == 1
         && SSL_CTX_set_session_id_context(ctx, context, sizeof context - 1);
+    for (X509 *extra; ok && (extra = PEM_read_bio_X509(cbio, NULL, NULL, NULL)) != NULL;) {
+        ok = SSL_CTX_add0_chain_cert(ctx, extra) == 1;
+        if (!ok) X509_free(extra);
+    }
+    ERR_clear_error(); /* the end of the PEM text */
     if (ok) {
         SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
         SSL_CTX_sess_set_cache_size(ctx, 20000);

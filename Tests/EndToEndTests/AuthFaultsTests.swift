@@ -335,6 +335,37 @@ extension ThroughPCSCD {
             for problem in problems { Issue.record(Comment(rawValue: problem)) }
         }
 
+        /// Web-PKI chains as AusweisApp2 judges them (measured by Tests/Support/ausweisapp2_auth_peer_tests.py):
+        /// `serve --tls-certificate` with a chain of tls-test-pki.sh (the leaf, then its issuers). An issuer
+        /// with basicConstraints CA:FALSE ends the TcToken fetch (no TcToken, so no url); a path length
+        /// violation is ignored, as the chain is not trusted anyway, and the authentication succeeds.
+        @Test func tlsChainsAreJudgedAsAusweisAppJudgesThem() throws {
+            let pki = try Self.tlsPKI.get()
+            func serving(_ name: String) throws -> [String] {
+                let served = pki.appendingPathComponent("\(name)-served.pem")
+                let leaf = try Data(contentsOf: pki.appendingPathComponent("\(name).pem"))
+                try (leaf + Data(contentsOf: pki.appendingPathComponent("\(name)-chain.pem"))).write(to: served)
+                return ["--tls-certificate", served.path, "--tls-key", pki.appendingPathComponent("\(name).key").path]
+            }
+            let refused = Expected(
+                minor: "/dp#trustedChannelEstablishmentFailed", reason: "Workflow_TrustedChannel_Establishment_Error",
+                status: 7, messages: Self.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil)
+            let accepted = Self.success("pathlen", "").expected
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                var problems: [String] = []
+                for (name, expected) in [("invalidca", refused), ("pathlen", accepted)] {
+                    let server = try TestServerProcess(try serving(name))
+                    defer { server.stop() }
+                    problems += Self.check(
+                        "TLS chain \(name)", url: server.origin + "/tctoken", commands: [Self.accept, Self.pin],
+                        expected: expected, reader: reader, server: name == "invalidca" ? nil : server)
+                }
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
+
         /// A tcTokenURL that answers 200 with text that is no TcToken (Tests/Support/https_test_server.py's
         /// /final): refused, no url.
         @Test func aMalformedTcTokenIsRefused() throws {
