@@ -7,8 +7,7 @@ private let curlReady: Bool = {
     return transferStateIndex >= 0
 }()
 
-/// The SSL_CTX ex_data index of the `TransferState`, taken once for the process. Only ever read through this
-/// global: the shim's `static inline` function keeps its index in a static of each Swift file that calls it.
+/// The SSL_CTX ex_data index of the `TransferState`, once per process (the shim keeps one per calling file).
 let transferStateIndex: Int32 = eid_ssl_ctx_ex_index()
 
 /// What one easy handle's callbacks share with it. Only the thread inside `curl_easy_perform` touches it.
