@@ -16,7 +16,7 @@
 
 /* A server SSL_CTX: TLS 1.2 and 1.3, `ciphers` for TLS 1.2, `groups` for (EC)DHE, a server-side
  * session cache (session ids) and session tickets with `lifetime` seconds, the certificate and key
- * from PEM text. NULL on failure. */
+ * from PEM text (certificates after the first in `cert_pem` are sent as its chain). NULL on failure. */
 static inline SSL_CTX *eid_tls_server_ctx_new(const char *cert_pem, const char *key_pem, const char *ciphers,
                                                const char *groups, long lifetime) {
     SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
@@ -33,6 +33,11 @@ static inline SSL_CTX *eid_tls_server_ctx_new(const char *cert_pem, const char *
         && SSL_CTX_use_PrivateKey(ctx, key) == 1
         && SSL_CTX_check_private_key(ctx) == 1
         && SSL_CTX_set_session_id_context(ctx, context, sizeof context - 1);
+    for (X509 *extra; ok && (extra = PEM_read_bio_X509(cbio, NULL, NULL, NULL)) != NULL;) {
+        ok = SSL_CTX_add0_chain_cert(ctx, extra) == 1;
+        if (!ok) X509_free(extra);
+    }
+    ERR_clear_error(); /* the end of the PEM text */
     if (ok) {
         SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_SERVER);
         SSL_CTX_sess_set_cache_size(ctx, 20000);
@@ -65,6 +70,23 @@ static inline SSL *eid_tls_server_connection(SSL_CTX *ctx, BIO **rbio, BIO **wbi
     SSL_set_bio(ssl, *rbio, *wbio);
     SSL_set_accept_state(ssl);
     return ssl;
+}
+
+/* Serves the certificate and key of `cert_pem`/`key_pem` (PEM text) on this connection instead of the
+ * context's, in a session id context of its own, so that no session of the context is resumed on it (a
+ * resumed handshake would show no certificate). 1 on success. */
+static inline int eid_tls_use_other_certificate(SSL *ssl, const char *cert_pem, const char *key_pem) {
+    BIO *cbio = BIO_new_mem_buf(cert_pem, -1), *kbio = BIO_new_mem_buf(key_pem, -1);
+    X509 *cert = cbio != NULL ? PEM_read_bio_X509(cbio, NULL, NULL, NULL) : NULL;
+    EVP_PKEY *key = kbio != NULL ? PEM_read_bio_PrivateKey(kbio, NULL, NULL, NULL) : NULL;
+    static const unsigned char context[] = "eid-testserver other certificate";
+    int ok = cert != NULL && key != NULL && SSL_use_certificate(ssl, cert) == 1 && SSL_use_PrivateKey(ssl, key) == 1
+        && SSL_check_private_key(ssl) == 1 && SSL_set_session_id_context(ssl, context, sizeof context - 1) == 1;
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    BIO_free(cbio);
+    BIO_free(kbio);
+    return ok;
 }
 
 /* The PSK identity the client sent on this connection, or NULL (not a PSK connection). */

@@ -51,6 +51,9 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case psk
     /// The TcToken's PSK is not the one the server uses.
     case pskWrongKey = "psk_wrong_key"
+    /// After its answer with EAC1 the server closes the connection and serves another TLS certificate (valid
+    /// for the host, not in CommCertificates) on the next connection: a client must check each handshake.
+    case tlsChangedAfterEAC1 = "tls_changed_after_eac1"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
@@ -60,7 +63,7 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// Whether the HTTP/TLS front end carries the fault out (the session ignores it).
     public var isTransportFault: Bool {
         switch self {
-        case .slow, .httpRefresh, .redirect, .psk, .pskWrongKey: return true
+        case .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1: return true
         default: return false
         }
     }

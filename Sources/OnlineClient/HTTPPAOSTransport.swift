@@ -49,6 +49,12 @@ public final class HTTPPAOSTransport: PAOSTransport {
 
     public var serverCertificates: [[UInt8]] { certificates }
 
+    /// Binds the whole HTTP session (TLS-2 and the refresh address's TLS-1 connections) to the certificates
+    /// `accepts` takes, checked in each handshake (`HTTPSession.bind`).
+    public func bindServerCertificates(_ accepts: @escaping @Sendable ([UInt8]) -> Bool) {
+        session.bind(ServerCertificateBinding(accepts: accepts))
+    }
+
     public func exchange(_ body: [UInt8]) throws(PAOSTransportError) -> [UInt8] {
         let response: HTTPResponse
         do {

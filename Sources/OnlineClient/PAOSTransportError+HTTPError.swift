@@ -13,6 +13,7 @@ extension PAOSTransportError {
         case .responseTooLarge(let limit): self = .responseTooLarge(limit: limit)
         case .tooManyRedirects, .redirectWithoutLocation: self = .badRedirect
         case .invalidHeader: self = .connectionFailed
+        case .tls(.certificateNotInDescription): self = .certificateNotInDescription
         case .tls(let tls): self = .tlsRefused(reason: tls.description)
         case .cancelled: self = .cancelled
         case .transferFailed: self = .connectionFailed

@@ -55,7 +55,8 @@ public struct TcTokenFetch {
             token = try TcToken.parse(response.body)
             try token.checkAttachedServer(tcTokenURL: tcTokenURL)
         } catch {
-            throw .invalid(error, communicationErrorAddress: TcToken.communicationErrorAddress(ofRefused: response.body))
+            throw .invalid(
+                error, communicationErrorAddress: TcToken.communicationErrorAddress(ofRefused: response.body))
         }
         return Fetched(tcToken: token, serverCertificates: chain.serverCertificates)
     }

@@ -4,8 +4,11 @@ import CCurl
 /// the callbacks find their transfer by).
 private let curlReady: Bool = {
     guard curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK else { return false }
-    return eid_ssl_ctx_ex_index() >= 0
+    return transferStateIndex >= 0
 }()
+
+/// The SSL_CTX ex_data index of the `TransferState`, once per process (the shim keeps one per calling file).
+let transferStateIndex: Int32 = eid_ssl_ctx_ex_index()
 
 /// What one easy handle's callbacks share with it. Only the thread inside `curl_easy_perform` touches it.
 final class TransferState {
@@ -15,6 +18,8 @@ final class TransferState {
     let requireResumption: Bool
     let preSharedKey: PreSharedKey?
     var handle: UnsafeMutableRawPointer?
+    /// The server certificates still accepted (after EAC1); nil: any.
+    var binding: ServerCertificateBinding?
 
     // One request.
     var host = ""
@@ -49,7 +54,7 @@ final class TransferState {
 
     static func from(ssl: OpaquePointer?) -> TransferState? {
         guard let ssl, let context = SSL_get_SSL_CTX(ssl) else { return nil }
-        return from(SSL_CTX_get_ex_data(context, eid_ssl_ctx_ex_index()))
+        return from(SSL_CTX_get_ex_data(context, transferStateIndex))
     }
 }
 
@@ -284,92 +289,6 @@ private func progressCallback(
         return 1
     }
     return 0
-}
-
-/// Called for every new connection with its fresh SSL_CTX, before the handshake.
-private func sslContextCallback(
-    _: UnsafeMutableRawPointer?, _ sslContext: UnsafeMutableRawPointer?, _ user: UnsafeMutableRawPointer?
-) -> CURLcode {
-    guard let state = TransferState.from(user), let sslContext else { return CURLE_SSL_CONNECT_ERROR }
-    let context = OpaquePointer(sslContext)
-    state.certificateFailure = nil
-    state.receivedAlert = nil
-    state.preSharedKeySent = false
-    state.connection = nil
-    guard SSL_CTX_set_ex_data(context, eid_ssl_ctx_ex_index(), user) == 1,
-        eid_ssl_ctx_set_sigalgs(context, state.profile.signatureAlgorithms) == 1
-    else { return CURLE_SSL_CONNECT_ERROR }
-    // The system's roots (and the caller's) only decide `chainTrusted`; verifyCallback keeps going on chain
-    // errors. The host goes into the verification parameters, so a mismatch fails the handshake.
-    // One store per process (VerificationRoots), not the system bundle parsed into every SSL_CTX.
-    if let store = VerificationRoots.store(anchorsFile: state.configuration.trustAnchorsFile) {
-        SSL_CTX_set1_cert_store(context, store)
-    }
-    ERR_clear_error()
-    let parameters = SSL_CTX_get0_param(context)
-    if X509_VERIFY_PARAM_set1_ip_asc(parameters, state.host) != 1 {
-        guard X509_VERIFY_PARAM_set1_host(parameters, state.host, 0) == 1 else { return CURLE_SSL_CONNECT_ERROR }
-    }
-    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, verifyCallback)
-    SSL_CTX_set_info_callback(context, infoCallback)
-    if state.preSharedKey != nil { SSL_CTX_set_psk_client_callback(context, preSharedKeyCallback) }
-    return CURLE_OK
-}
-
-private func verifyCallback(_ preverified: Int32, _ store: OpaquePointer?) -> Int32 {
-    if preverified == 1 { return 1 }
-    guard let store,
-        let ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx()),
-        let state = TransferState.from(ssl: OpaquePointer(ssl))
-    else { return 0 }
-    guard let fatal = TLSPeerCheck.fatalError(forVerificationError: X509_STORE_CTX_get_error(store), host: state.host)
-    else { return 1 }
-    if state.certificateFailure == nil { state.certificateFailure = fatal }
-    return 0
-}
-
-private func infoCallback(_ ssl: OpaquePointer?, _ where_: Int32, _ value: Int32) {
-    let alert = eid_ssl_received_alert(where_, value)
-    guard alert >= 0, let state = TransferState.from(ssl: ssl) else { return }
-    if state.receivedAlert == nil { state.receivedAlert = alert }
-}
-
-private func preSharedKeyCallback(
-    _ ssl: OpaquePointer?, _: UnsafePointer<CChar>?, _ identity: UnsafeMutablePointer<CChar>?,
-    _ identityCapacity: UInt32, _ key: UnsafeMutablePointer<UInt8>?, _ keyCapacity: UInt32
-) -> UInt32 {
-    guard let state = TransferState.from(ssl: ssl), let preSharedKey = state.preSharedKey, let identity, let key
-    else { return 0 }
-    state.preSharedKeySent = true
-    return UInt32(
-        preSharedKey.copy(
-            identityInto: identity, capacity: Int(identityCapacity), keyInto: key, capacity: Int(keyCapacity)))
-}
-
-/// After the connection is up (new or reused), before the request is sent: the key sizes, resumption and the
-/// certificate facts of this connection (a redirect may come back to a kept-alive one); cancellation.
-private func prerequestCallback(
-    _ user: UnsafeMutableRawPointer?, _: UnsafeMutablePointer<CChar>?, _: UnsafeMutablePointer<CChar>?,
-    _: Int32, _: Int32
-) -> Int32 {
-    guard let state = TransferState.from(user) else { return Int32(CURL_PREREQFUNC_ABORT) }
-    if state.cancellation.isCancelled {
-        state.failure = .cancelled
-        return Int32(CURL_PREREQFUNC_ABORT)
-    }
-    guard let handle = state.handle, let ssl = eid_curl_tls_ssl(handle) else {
-        state.failure = .tls(.handshakeFailed(reason: "no TLS connection"))
-        return Int32(CURL_PREREQFUNC_ABORT)
-    }
-    do {
-        state.connection = try TLSPeerCheck.inspect(
-            ssl, profile: state.profile, requireResumption: state.requireResumption)
-        return Int32(CURL_PREREQFUNC_OK)
-    } catch {
-        state.connection = nil
-        state.failure = .tls(error)
-        return Int32(CURL_PREREQFUNC_ABORT)
-    }
 }
 
 extension Substring {

@@ -21,6 +21,8 @@ public final class HTTPSession {
     private var web: CurlTransfer?
     private var resuming: CurlTransfer?
     private var preShared: CurlTransfer?
+    /// The server certificates still accepted, on every channel (nil: any).
+    private var binding: ServerCertificateBinding?
 
     public init(
         configuration: HTTPConfiguration = HTTPConfiguration(), cancellation: HTTPCancellation = HTTPCancellation()
@@ -60,6 +62,14 @@ public final class HTTPSession {
         try transfer(for: channel).perform(request)
     }
 
+    /// From now on, on every channel, each connection's server certificate must be one `binding` accepts: checked
+    /// in every handshake and before each request, so a reconnect or a kept-alive connection with another
+    /// certificate fails with `TLSError.certificateNotInDescription` before anything is sent on it.
+    public func bind(_ binding: ServerCertificateBinding) {
+        self.binding = binding
+        for transfer in [web, resuming, preShared] { transfer?.state.binding = binding }
+    }
+
     /// Closes every connection and wipes the pre-shared key of the TLS-2 channel.
     public func close() {
         preShared?.state.preSharedKey?.wipe()
@@ -95,6 +105,7 @@ public final class HTTPSession {
         let state = TransferState(
             profile: profile, configuration: configuration, cancellation: cancellation,
             requireResumption: resumption, preSharedKey: key)
+        state.binding = binding
         return try CurlTransfer(state: state, share: share)
     }
 }

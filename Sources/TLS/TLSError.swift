@@ -8,8 +8,13 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
     case certificateSignatureInvalid
     /// The server's certificate is not issued for the host that was asked for.
     case hostMismatch(host: String)
+    /// A certificate of the server's chain issues another one without being a CA (no basicConstraints
+    /// CA:TRUE, or a key usage without keyCertSign).
+    case invalidCA
     /// The certificate was refused for another reason (OpenSSL's verification text).
     case certificateRejected(reason: String)
+    /// After EAC1: the server's certificate is not one the certificate description lists (CommCertificates).
+    case certificateNotInDescription
     /// The server sent no certificate.
     case noServerCertificate
     /// The key in the server's certificate is shorter than the minimum (algorithm as OpenSSL names it).
@@ -35,8 +40,13 @@ public enum TLSError: Error, Equatable, Sendable, CustomStringConvertible {
             return "the server's TLS certificate has an invalid signature; do not trust this server"
         case .hostMismatch(let host):
             return "the server's TLS certificate is not issued for \(host); check the address"
+        case .invalidCA:
+            return "the server's TLS certificate chain has an issuer that is not a CA; do not trust this server"
         case .certificateRejected(let reason):
             return "the server's TLS certificate was refused (\(reason))"
+        case .certificateNotInDescription:
+            return "the server's TLS certificate is not listed in the service's certificate description "
+                + "(CommCertificates); do not trust this connection"
         case .noServerCertificate:
             return "the server sent no TLS certificate"
         case .serverKeyTooSmall(let algorithm, let bits, let minimum):

@@ -11,20 +11,28 @@ public final class FrontEndRoutes: Sendable {
         var usesPSK: Bool
         var slow: Bool
         var opened: ContinuousClock.Instant
+        /// `tls_changed_after_eac1`, until the answer with EAC1 has gone out.
+        var changesCertificate = false
     }
 
     public let configuration: FrontEndConfiguration
     public let keys: PSKStore
     public let handler: any PAOSSessionHandler
+    /// The other certificate of `tls_changed_after_eac1` (nil: the fault is refused).
+    public let nextConnection: NextConnectionCertificate?
     /// Connections, TLS handshakes and requests so far (`GET /stats`).
     public let statistics = FrontEndStatistics()
     private let sessions = Mutex<[String: Session]>([:])
     private let originState: Mutex<String>
 
-    public init(configuration: FrontEndConfiguration, keys: PSKStore, handler: any PAOSSessionHandler) {
+    public init(
+        configuration: FrontEndConfiguration, keys: PSKStore, handler: any PAOSSessionHandler,
+        nextConnection: NextConnectionCertificate? = nil
+    ) {
         self.configuration = configuration
         self.keys = keys
         self.handler = handler
+        self.nextConnection = nextConnection
         originState = Mutex(configuration.origin ?? "https://\(configuration.host):\(configuration.port)")
     }
 
@@ -84,6 +92,13 @@ public final class FrontEndRoutes: Sendable {
             return response
         }
         let sessionFaults = names.filter { TransportFault(rawValue: $0) == nil }
+        let changesCertificate = transport.contains(.tlsChangedAfterEAC1)
+        if changesCertificate {
+            guard let nextConnection else { return .text(400, "this server cannot change its TLS certificate") }
+            do { try nextConnection.prepare(host: WebOrigin(url: origin)?.host ?? configuration.host) } catch {
+                return .text(500, "no other TLS certificate")
+            }
+        }
         guard let id = try? SecureRandom.bytes(16).hexString.lowercased() else {
             return .text(500, "no random session id")
         }
@@ -101,7 +116,11 @@ public final class FrontEndRoutes: Sendable {
             }
             psk = Secret(consuming: &key)
         }
-        open(id, Session(usesPSK: usesPSK, slow: transport.contains(.slow), opened: .now))
+        open(
+            id,
+            Session(
+                usesPSK: usesPSK, slow: transport.contains(.slow), opened: .now, changesCertificate: changesCertificate)
+        )
         var refresh = origin + "/refresh?session=" + id
         if transport.contains(.httpRefresh), refresh.hasPrefix("https://") {
             refresh = "http://" + refresh.dropFirst("https://".count)
@@ -166,7 +185,22 @@ public final class FrontEndRoutes: Sendable {
             ? FrontEndResponse(status: 200, contentType: "application/vnd.paos+xml; charset=utf-8", body: reply.body)
             : FrontEndResponse(status: reply.status, contentType: "text/plain; charset=utf-8", body: reply.body)
         if session.slow { response.delay = configuration.slowDelay }
+        if session.changesCertificate, reply.status == 200, Self.carriesEAC1(reply.body) {
+            // The client's next message (after PACE) must come on a new connection, with another certificate.
+            sessions.withLock { $0[sessionID]?.changesCertificate = false }
+            response.close = true
+            nextConnection?.arm()
+        }
         return response
+    }
+
+    /// Whether a PAOS answer is DIDAuthenticate with EAC1InputType (the front end does not parse PAOS).
+    static func carriesEAC1(_ body: [UInt8]) -> Bool {
+        let needle = Array(EAC1InputType.typeName.utf8)
+        guard body.count >= needle.count else { return false }
+        return (0...(body.count - needle.count)).contains { start in
+            body[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     /// The last finished session's result, or with `?session=ID` that session's (404 while it

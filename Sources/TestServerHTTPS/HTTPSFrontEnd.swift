@@ -16,7 +16,8 @@ public final class HTTPSFrontEnd: Sendable {
 
     public init(configuration: FrontEndConfiguration, tls: TLSServerContext, handler: any PAOSSessionHandler) {
         self.tls = tls
-        routes = FrontEndRoutes(configuration: configuration, keys: tls.keys, handler: handler)
+        routes = FrontEndRoutes(
+            configuration: configuration, keys: tls.keys, handler: handler, nextConnection: tls.nextConnection)
         group = MultiThreadedEventLoopGroup(numberOfThreads: max(2, System.coreCount))
         pool = NIOThreadPool(numberOfThreads: max(4, 2 * System.coreCount))
     }

@@ -33,6 +33,7 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
             context.close(promise: nil)
             return
         }
+        self.context.nextConnection.apply(to: ssl)
         self.ssl = ssl
         readBIO = rbio
         writeBIO = wbio

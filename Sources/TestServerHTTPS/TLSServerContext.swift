@@ -11,6 +11,8 @@ public final class TLSServerContext: @unchecked Sendable {
     let handle: OpaquePointer
     /// The PSKs of the sessions that use the PSK channel (TLS-2, RSA-PSK).
     public let keys: PSKStore
+    /// The certificate the next connection gets instead of this context's (`tls_changed_after_eac1`).
+    public let nextConnection = NextConnectionCertificate()
 
     /// TLS 1.2 suites, the server's preference first: AES-GCM with ECDHE (TLS-1; TR-03116-4),
     /// then RSA-PSK (TLS-2; TR-03124-1 §4.5: GCM preferred, RSA-PSK-AES256-CBC-SHA required).

@@ -11,4 +11,7 @@ public enum TransportFault: String, Sendable, CaseIterable {
     case psk
     /// Like `psk`, but the TcToken's PSK is not the key the server expects: TLS-2 must fail.
     case pskWrongKey = "psk_wrong_key"
+    /// The answer carrying DIDAuthenticate EAC1 closes its connection, and the next TLS connection the server
+    /// accepts gets another certificate (`NextConnectionCertificate`): a client must refuse it.
+    case tlsChangedAfterEAC1 = "tls_changed_after_eac1"
 }

@@ -102,6 +102,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authCardNotGenuine: return "Cannot_Confirm_IdCard_Authenticity"
         case .authUnexpectedServerMessage: return "Workflow_Unexpected_Message_From_EidServer"
         case .authMalformedServerMessage: return "Workflow_Unknown_Paos_From_EidServer"
+        case .authConnectionFailed(.certificateNotInDescription): return "Generic_Send_Receive_Certificate_Error"
         case .authConnectionFailed: return "Workflow_TrustedChannel_Error_From_Server"
         case .authServerResult: return "Paos_Generic_Server_Error"
         case .authInvalidActivationURL: return "Workflow_Wrong_Parameter_Invocation"
@@ -129,6 +130,8 @@ public enum FailureReason: Equatable, Sendable {
         case .authCheckFailed, .authEACRefused, .authUnexpectedServerMessage, .authMalformedServerMessage,
             .authServerResult:
             return ExitStatus.refused
+        // A connection whose certificate the description does not list: the service is refused.
+        case .authConnectionFailed(.certificateNotInDescription): return ExitStatus.refused
         case .authConnectionFailed, .authTcTokenUnavailable: return ExitStatus.network
         case .authInvalidTcToken: return ExitStatus.refused
         case .authRefreshAddressFailed(.certificateNotInDescription): return ExitStatus.refused

@@ -116,7 +116,8 @@ struct Serve: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "A TLS certificate (PEM) to serve instead of a fresh one, e.g. an expired one or one of your CA; "
-                + "the certificate description lists its hash. Not with --pki; needs --tls-key.",
+                + "certificates after it in the file are sent as its chain; the certificate description lists "
+                + "its hash. Not with --pki; needs --tls-key.",
             valueName: "file"))
     var tlsCertificate: String?
 

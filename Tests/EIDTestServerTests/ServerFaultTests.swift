@@ -125,8 +125,10 @@ import Testing
         #expect(throws: ServerFaultError.repeated("slow")) { try ServerFaults(parsing: "slow,slow") }
         #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "slow,") }
         #expect(
-            ServerFault.allCases.filter(\.isTransportFault) == [.slow, .httpRefresh, .redirect, .psk, .pskWrongKey])
-        #expect(ServerFault.allCases.count == 21)
+            ServerFault.allCases.filter(\.isTransportFault) == [
+                .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1,
+            ])
+        #expect(ServerFault.allCases.count == 22)
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {

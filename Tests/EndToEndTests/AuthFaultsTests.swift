@@ -335,6 +335,37 @@ extension ThroughPCSCD {
             for problem in problems { Issue.record(Comment(rawValue: problem)) }
         }
 
+        /// Web-PKI chains as AusweisApp2 judges them (measured by Tests/Support/ausweisapp2_auth_peer_tests.py):
+        /// `serve --tls-certificate` with a chain of tls-test-pki.sh (the leaf, then its issuers). An issuer
+        /// with basicConstraints CA:FALSE ends the TcToken fetch (no TcToken, so no url); a path length
+        /// violation is ignored, as the chain is not trusted anyway, and the authentication succeeds.
+        @Test func tlsChainsAreJudgedAsAusweisAppJudgesThem() throws {
+            let pki = try Self.tlsPKI.get()
+            func serving(_ name: String) throws -> [String] {
+                let served = pki.appendingPathComponent("\(name)-served.pem")
+                let leaf = try Data(contentsOf: pki.appendingPathComponent("\(name).pem"))
+                try (leaf + Data(contentsOf: pki.appendingPathComponent("\(name)-chain.pem"))).write(to: served)
+                return ["--tls-certificate", served.path, "--tls-key", pki.appendingPathComponent("\(name).key").path]
+            }
+            let refused = Expected(
+                minor: "/dp#trustedChannelEstablishmentFailed", reason: "Workflow_TrustedChannel_Establishment_Error",
+                status: 7, messages: Self.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil)
+            let accepted = Self.success("pathlen", "").expected
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                var problems: [String] = []
+                for (name, expected) in [("invalidca", refused), ("pathlen", accepted)] {
+                    let server = try TestServerProcess(try serving(name))
+                    defer { server.stop() }
+                    problems += Self.check(
+                        "TLS chain \(name)", url: server.origin + "/tctoken", commands: [Self.accept, Self.pin],
+                        expected: expected, reader: reader, server: name == "invalidca" ? nil : server)
+                }
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
+
         /// A tcTokenURL that answers 200 with text that is no TcToken (Tests/Support/https_test_server.py's
         /// /final): refused, no url.
         @Test func aMalformedTcTokenIsRefused() throws {
@@ -398,6 +429,37 @@ extension ThroughPCSCD {
                 #expect(messageNames(end.lines).filter { $0 != "INSERT_CARD" && $0 != "STATUS" } == Self.succeeded)
                 let url = last["url"] as? String
                 #expect(url?.hasPrefix(server.origin + "/refresh?session=") == true, "\(url ?? "none")")
+            }
+        }
+
+        /// `tls_changed_after_eac1`, without and with PSK: after its EAC1 the server closes the connection and
+        /// serves another certificate (valid for the host, not in CommCertificates) on the next one. AusweisApp2
+        /// refuses that handshake (CertificateChecker on each connection; measured by
+        /// Tests/Support/ausweisapp2_auth_peer_tests.py): error, trustedChannelEstablishmentFailed, the refresh
+        /// address. eid refuses it in the handshake, so the EAC1 answer (after PACE with the PIN) never reaches
+        /// the server: no session finishes. A server of its own: the other certificate goes to the next
+        /// connection the server accepts, whoever makes it.
+        @Test func aTLSCertificateChangedAfterEAC1IsRefusedInTheHandshake() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let server = try TestServerProcess()
+                defer { server.stop() }
+                var problems: [String] = []
+                for query in ["?fault=tls_changed_after_eac1", "?fault=psk,tls_changed_after_eac1"] {
+                    problems += Self.check(
+                        query, url: server.origin + "/tctoken" + query, commands: [Self.accept, Self.pin],
+                        expected: Expected(
+                            minor: "/dp#trustedChannelEstablishmentFailed",
+                            reason: "Generic_Send_Receive_Certificate_Error", status: 6, messages: Self.succeeded,
+                            urlPath: "/refresh",
+                            urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed",
+                            serverOK: nil),
+                        reader: reader, server: server)
+                }
+                let results = try #require(try server.result(session: nil), "no /result")
+                #expect(results.contains("no session has finished yet"), "a session went on: \(results)")
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
             }
         }
 

@@ -56,4 +56,7 @@ final class InProcessEIDServer: PAOSTransport {
     }
 
     var serverCertificates: [[UInt8]] { [Self.tlsCertificate] }
+
+    /// No TLS in process: every exchange is over the one certificate the description lists.
+    func bindServerCertificates(_ accepts: @escaping @Sendable ([UInt8]) -> Bool) {}
 }

@@ -3,9 +3,11 @@
 pcscd) as the card against `eid-testserver serve`, the project's eID server (issue 9, item 4).
 
     ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
-    ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault), asserting
-                                                     nothing: what AusweisApp2 gives, its SDK
-                                                     transcript and log, for finding out
+    ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault, "tls:NAME"
+                                                     = no fault, the server serving NAME.pem of
+                                                     tls-test-pki.sh), asserting nothing: what
+                                                     AusweisApp2 gives, its SDK transcript and
+                                                     log, for finding out
 
 One AusweisApp2 (pre-verification off: the test PKI is not one of its built-in CVCAs), one
 eid-sim card and one eid-testserver serve all cases, one after the other. Each case runs
@@ -18,10 +20,12 @@ timeout or a lost connection AusweisApp2 is restarted. Ends with `N passed, N fa
 import asyncio
 import os
 import re
+import shutil
 import signal
 import ssl
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -42,14 +46,16 @@ GIVEN_NAMES = '"GivenNames":"ERIKA"'
 REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
-def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None):
+def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
+         tls=None):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
     "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
-    /result must name."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason)
+    /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf)."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls)
 
 
 def success(fault):
@@ -86,8 +92,21 @@ CASES = [
     refused_before_the_card("psk_wrong_key", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
     success("aux_age"),
     success("transmit_single"),
+    # After EAC1 the server closes the connection and serves another certificate on the next: AusweisApp2
+    # checks that handshake against CommCertificates (CertificateChecker) and sends nothing over it, so the
+    # session never finishes and /result keeps the previous case's.
+    case("tls_changed_after_eac1", "error", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
     success("redirect"),
+    case("psk,tls_changed_after_eac1", "error", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
     success("slow"),
+    # Web-PKI chain errors (TlsChecker::getFatalErrors over Qt's QSslError): an issuer that is no CA
+    # (InvalidCaCertificate) ends the TcToken fetch; a path length violation (PathLengthExceeded) and a leaf
+    # not meant for TLS servers (InvalidPurpose: EKU clientAuth, key usage keyCertSign) are ignored.
+    case(None, "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="unchanged", asked=(),
+         tls="invalidca"),
+    case(None, "ok", result="ok", tls="pathlen"),
+    case(None, "ok", result="ok", tls="clientauth"),
+    case(None, "ok", result="ok", tls="keyusage"),
 ]
 
 
@@ -216,6 +235,7 @@ class Runner:
         self.app = self.client = self.card = self.server = None
         self.pin_to_auth = []
         self.log_offset = 0
+        self.tls_pki = None
 
     async def start_app(self):
         self.app = AusweisApp2(settings=NO_PREVERIFICATION)
@@ -247,16 +267,35 @@ class Runner:
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
 
+    def tls_server(self, name):
+        """A server of its own serving the chain `name` of tls-test-pki.sh (made once per run)."""
+        if self.tls_pki is None:
+            self.tls_pki = tempfile.mkdtemp(prefix="eid-aa2-tls-")
+            subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "tls-test-pki.sh"),
+                            self.tls_pki], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        served = os.path.join(self.tls_pki, f"{name}-served.pem")
+        with open(served, "w") as out:
+            for part in (f"{name}.pem", f"{name}-chain.pem"):
+                with open(os.path.join(self.tls_pki, part)) as text:
+                    out.write(text.read())
+        return TestServer(self.bin_dir, ["--tls-certificate", served,
+                                         "--tls-key", os.path.join(self.tls_pki, f"{name}.key")])
+
     async def main(self, cases):
         passed = failed = 0
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
-        self.server = TestServer(self.bin_dir, ["--slow-delay", "1"])
+        shared = self.server = TestServer(self.bin_dir, ["--slow-delay", "1"])
         try:
             self.card = SoftwareCard(self.bin_dir, self.port)
             for expected in cases:
                 name = expected["fault"] or "no fault"
+                if expected["tls"]:
+                    name = f"TLS chain {expected['tls']}"
                 log_offset = 0
+                own = None
                 try:
+                    if expected["tls"]:
+                        own = self.server = self.tls_server(expected["tls"])
                     if self.app is None:
                         await self.start_app()
                     log_offset = self.log_offset = self.app.log_size()
@@ -280,11 +319,17 @@ class Runner:
                         print(self.app.log_since(log_offset, SECRETS))
                     if not isinstance(error, CaseFailed):
                         await self.stop_app()  # the workflow may still run: a fresh AusweisApp2
+                finally:
+                    if own:
+                        own.stop()
+                        self.server = shared
         finally:
             await self.stop_app()
             if self.card:
                 self.card.stop()
-            self.server.stop()
+            shared.stop()
+            if self.tls_pki:
+                shutil.rmtree(self.tls_pki, ignore_errors=True)
         if self.pin_to_auth:
             times = sorted(self.pin_to_auth)
             print(f"AusweisApp2 SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
@@ -296,7 +341,8 @@ def main():
     if len(sys.argv) < 2:
         sys.exit("usage: ausweisapp2_auth_peer_tests.py BIN_DIR [FAULT...]   (inside Tests/Support/pcsc-env.sh run)")
     probe = sys.argv[2:]
-    cases = [case(None if name == "-" else name, "?") for name in probe] if probe else CASES
+    cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:") else case(None if name == "-" else name, "?")
+             for name in probe] if probe else CASES
     print("AusweisApp2 peer tests (RUN_AUTH with eid-sim through pcscd against eid-testserver)", flush=True)
 
     def interrupted(signum, frame):

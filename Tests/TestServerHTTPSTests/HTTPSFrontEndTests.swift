@@ -275,6 +275,37 @@ struct HTTPSFrontEndTests {
         func resultJSON() -> [UInt8] { Array("{}".utf8) }
     }
 
+    /// A session handler that answers every PAOS POST with a stand-in for DIDAuthenticate EAC1.
+    struct EAC1Handler: PAOSSessionHandler {
+        func openSession(id: String, faults: [String]) -> Bool { faults.isEmpty }
+        func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
+            PAOSHTTPReply(status: 200, body: Array(#"<DIDAuthenticate xsi:type="iso:EAC1InputType"/>"#.utf8))
+        }
+        func resultJSON() -> [UInt8] { Array("{}".utf8) }
+    }
+
+    /// `tls_changed_after_eac1`: the answer with EAC1 closes its connection, the next connection gets another
+    /// certificate (curl, trusting only the server's own, refuses it), the one after the server's own again.
+    @Test func tlsChangedAfterEAC1ServesAnotherCertificateOnTheNextConnection() throws {
+        let server = try TestServerFixture(handler: EAC1Handler())
+        let id = try server.tcToken("?fault=tls_changed_after_eac1").sessionIdentifier
+        func post() throws -> TestServerFixture.Output {
+            try server.run(
+                ["/usr/bin/curl", "-sS", "-i", "--max-time", "20", "--cacert", server.certificateFile]
+                    + TestServerFixture.paosHeaders + ["-d", "x", server.origin + "/paos/" + id])
+        }
+        let first = try post()
+        #expect(first.stdout.contains("EAC1InputType") && first.stdout.lowercased().contains("connection: close"))
+        let next = try server.run(
+            ["/usr/bin/curl", "-sS", "--max-time", "20", "--cacert", server.certificateFile, server.origin + "/"])
+        #expect(next.status == 60, "curl must refuse the other certificate: \(next.stderr)")
+        #expect(try server.curl("/").code == 200)
+        // Once per session: the next answer with EAC1 keeps its connection and certificate.
+        let again = try post()
+        #expect(again.status == 0 && !again.stdout.lowercased().contains("connection: close"))
+        #expect(try server.curl("/").code == 200)
+    }
+
     @Test func aHandlerCanCloseTheConnectionInsteadOfAnswering() throws {
         let server = try TestServerFixture(handler: ClosingHandler())
         let id = try server.tcToken().sessionIdentifier

@@ -296,6 +296,23 @@ import Testing
         #expect(run.result.url == "https://service.example/error?ResultMajor=error&ResultMinor=communicationError")
         #expect(client.requests.map(\.url) == [refresh])
     }
+
+    /// After EAC1 the workflow binds the transport to CommCertificates (AusweisApp's CertificateChecker on
+    /// every connection): a reconnect presenting another certificate ends the authentication before the EAC1
+    /// answer (the card's data after PACE with the PIN) is sent over it.
+    @Test func aReconnectAfterEAC1WithAnotherCertificateSendsNothing() throws {
+        let server = try FakeEIDServer()
+        server.certificateAfterEAC1 = Array("another TLS certificate for the same host".utf8)
+        let run = try authenticate([Self.accept, Self.pin], server: server)
+        #expect(run.result.outcome.reason == .authConnectionFailed(.certificateNotInDescription))
+        #expect(run.result.outcome.result == .error(.trustedChannelEstablishmentFailed))
+        #expect(run.result.outcome.reason?.name == "Generic_Send_Receive_Certificate_Error")
+        #expect(run.result.outcome.reason?.exitStatus == ExitStatus.refused)
+        #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"])
+        #expect(server.received.count == 1, "only StartPAOS reached the server: \(server.received.map(\.kind))")
+        #expect(server.binding?(FakeEIDServer.tlsCertificate) == true)
+        #expect(server.serverCertificates == [FakeEIDServer.tlsCertificate])
+    }
 }
 
 /// A peer that answers each message by its name from a script, one command per message, as a

@@ -46,6 +46,12 @@ final class FakeEIDServer: PAOSTransport {
     let requiredCHAT: CHAT
     let optionalCHAT: CHAT
     var serverCertificates: [[UInt8]] = [FakeEIDServer.tlsCertificate]
+    /// The certificate every connection after the first EAC1 answer presents (a reconnect to another
+    /// certificate); nil: the same as before.
+    var certificateAfterEAC1: [UInt8]?
+    /// What the client bound its connections to after EAC1 (nil: not bound).
+    private(set) var binding: (@Sendable ([UInt8]) -> Bool)?
+    private var eac1Sent = false
 
     /// Every client message, in order.
     private(set) var received: [PAOSMessage] = []
@@ -104,7 +110,14 @@ final class FakeEIDServer: PAOSTransport {
             transactionInfo: "order 42")
     }
 
+    func bindServerCertificates(_ accepts: @escaping @Sendable ([UInt8]) -> Bool) { binding = accepts }
+
     func exchange(_ body: [UInt8]) throws(PAOSTransportError) -> [UInt8] {
+        // The connection's certificate, checked as a client's TLS handshake would before the request goes out.
+        if eac1Sent, let certificate = certificateAfterEAC1 {
+            if let binding, !binding(certificate) { throw .certificateNotInDescription }
+            if !serverCertificates.contains(certificate) { serverCertificates.append(certificate) }
+        }
         guard let envelope = try? PAOSEnvelope.parse(body) else { throw .connectionFailed }
         received.append(envelope.message)
         let reply =
@@ -121,8 +134,10 @@ final class FakeEIDServer: PAOSTransport {
         switch message {
         case .startPAOS:
             if fault == .initializeFrameworkAndAdditionalInput { return .initializeFramework(InitializeFramework()) }
+            eac1Sent = true
             return .didAuthenticate(DIDAuthenticate(.eac1(eac1Input)))
         case .initializeFrameworkResponse:
+            eac1Sent = true
             return .didAuthenticate(DIDAuthenticate(.eac1(eac1Input)))
         case .didAuthenticateResponse(let response):
             switch response.data {

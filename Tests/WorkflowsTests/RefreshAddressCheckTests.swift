@@ -64,6 +64,11 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         #expect(throws: RefreshAddressError.certificateNotInDescription) {
             try check().resolve("https://service.example/done", client: origin)
         }
+        // After EAC1 the client's connections are bound to CommCertificates: the handshake refuses it.
+        let bound = ScriptedRefreshClient(["https://service.example/done": .failure(.certificateNotInDescription)])
+        #expect(throws: RefreshAddressError.certificateNotInDescription) {
+            try check().resolve("https://service.example/done", client: bound)
+        }
     }
 
     @Test func onlyHTTPSAddressesAndRedirectStatuses() throws {

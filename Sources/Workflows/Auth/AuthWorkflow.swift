@@ -155,6 +155,7 @@ public final class AuthWorkflow {
                         linkCertificates: configuration.linkCertificates, date: configuration.date, tlsCertificates: transport.serverCertificates)
                     run.terminal = check
                     run.rights = check.accessRights
+                    transport.bindServerCertificates(check.acceptsServerCertificate)
                     return .terminalAccepted
                 } catch {
                     run.refusedEAC1Check = RefreshAddressCheck(refusedEAC1: input)

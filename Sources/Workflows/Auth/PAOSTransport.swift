@@ -8,6 +8,10 @@ public protocol PAOSTransport: AnyObject {
     /// The DER encoding of every TLS server certificate seen so far (each TcToken redirect hop,
     /// the PAOS channel): each must hash into the certificate description's CommCertificates.
     var serverCertificates: [[UInt8]] { get }
+    /// After EAC1's checks: from now on every TLS connection (reconnects, resumed sessions and the refresh
+    /// address's included) must present a server certificate `accepts` takes, checked in its handshake before
+    /// anything is sent on it; a refused one fails with `PAOSTransportError.certificateNotInDescription`.
+    func bindServerCertificates(_ accepts: @escaping @Sendable ([UInt8]) -> Bool)
 }
 
 /// Why the PAOS exchange could not go on. No case carries text from the server.
@@ -32,6 +36,8 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
     case tlsRefused(reason: String)
     /// The user cancelled while a request was under way.
     case cancelled
+    /// After EAC1, a connection presented a TLS certificate the certificate description does not list.
+    case certificateNotInDescription
 
     public var description: String {
         switch self {
@@ -45,6 +51,9 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
         case .responseTooLarge(let limit): return "the server's answer is larger than \(limit) bytes"
         case .tlsRefused(let reason): return reason
         case .cancelled: return "cancelled"
+        case .certificateNotInDescription:
+            return "the eID server's TLS certificate on a new connection is not listed in the service's "
+                + "certificate description; nothing was sent over it"
         }
     }
 }

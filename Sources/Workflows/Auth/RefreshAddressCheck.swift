@@ -36,7 +36,11 @@ public struct RefreshAddressCheck {
             guard WebOrigin(url: address)?.isHTTPS == true else { throw .notHTTPS }
             let sameOrigin = WebOrigin.isSameOrigin(address, subjectURL)
             let visit: RefreshAddressVisit
-            do { visit = try client.visit(address, headOnly: sameOrigin) } catch { throw .hopFailed(error) }
+            do { visit = try client.visit(address, headOnly: sameOrigin) } catch {
+                // After EAC1 the client's connections are bound to CommCertificates: refused in the handshake.
+                if error == .certificateNotInDescription { throw .certificateNotInDescription }
+                throw .hopFailed(error)
+            }
             try check(visit.serverCertificate)
             if sameOrigin { return address }
             guard [302, 303, 307].contains(visit.status) else { throw .unexpectedStatus(visit.status) }

@@ -121,6 +121,17 @@ public struct TerminalCheck: Sendable {
     }
 
     /// The CERTIFICATE message.
+    /// Step 5 for every later TLS handshake (AusweisApp's `CertificateChecker` on each connection after
+    /// EAC1): whether a server certificate (DER) hashes, with the DV key's hash, into CommCertificates.
+    public var acceptsServerCertificate: @Sendable ([UInt8]) -> Bool {
+        let digest = documentVerifier.body.publicKey.algorithm.digest
+        let listed = description.commCertificates ?? []
+        return { certificate in
+            guard let hash = try? digest.hash(certificate) else { return false }
+            return listed.contains(hash)
+        }
+    }
+
     public var certificateInfo: CertificateInfo {
         let terms: String
         switch description.termsOfUsage {

@@ -58,11 +58,14 @@ final class TestServerProcess: @unchecked Sendable {
     }
 
     /// `GET /result?session=ID` (curl, the server's certificate not checked): the session's
-    /// result as JSON, or nil when the server has none for it.
-    func result(session: String) throws -> String? {
+    /// result as JSON, or nil when the server has none for it; with no ID, `/result` (the last
+    /// finished session's).
+    func result(session: String?) throws -> String? {
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sSk", "--fail", "--max-time", "20", "\(origin)/result?session=\(session)"]
+        curl.arguments = [
+            "-sSk", "--fail", "--max-time", "20", "\(origin)/result" + (session.map { "?session=\($0)" } ?? ""),
+        ]
         let out = Pipe()
         curl.standardOutput = out
         curl.standardError = FileHandle.nullDevice

@@ -12,12 +12,15 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
     let ports: [Int]
     private let output: FileHandle
     private let earlyOutput: String
+    /// Standard input kept open (s_server without -www ends its connection at end of input).
+    private let input: Pipe?
 
-    private init(process: Process, ports: [Int], output: FileHandle, earlyOutput: String) {
+    private init(process: Process, ports: [Int], output: FileHandle, earlyOutput: String, input: Pipe?) {
         self.process = process
         self.ports = ports
         self.output = output
         self.earlyOutput = earlyOutput
+        self.input = input
     }
 
     /// Waits (5 s at most) for the server to end by itself (s_server -naccept), then returns everything it
@@ -39,10 +42,11 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
         }
     }
 
-    /// `openssl s_server -accept 127.0.0.1:0 ARGUMENTS…`, started in the PKI directory.
-    static func sServer(_ arguments: [String], pki: TestPKI) throws -> Peer {
+    /// `openssl s_server -accept 127.0.0.1:0 ARGUMENTS…`, started in the PKI directory. `echo`: its standard
+    /// input stays open, so that without -www it prints what a client sends (read by `waitAndReadOutput`).
+    static func sServer(_ arguments: [String], pki: TestPKI, echo: Bool = false) throws -> Peer {
         try start(
-            "/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:0"] + arguments, pki: pki
+            "/usr/bin/openssl", ["s_server", "-accept", "127.0.0.1:0"] + arguments, pki: pki, keepInputOpen: echo
         ) { line in
             guard line.hasPrefix("ACCEPT "), let port = line.split(separator: ":").last.flatMap({ Int($0) })
             else { return nil }
@@ -67,7 +71,8 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
     }
 
     private static func start(
-        _ executable: String, _ arguments: [String], pki: TestPKI, ports parse: (String) -> [Int]?
+        _ executable: String, _ arguments: [String], pki: TestPKI, keepInputOpen: Bool = false,
+        ports parse: (String) -> [Int]?
     ) throws -> Peer {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
@@ -76,7 +81,8 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
+        let input = keepInputOpen ? Pipe() : nil
+        process.standardInput = input ?? FileHandle.nullDevice
         try process.run()
         let descriptor = output.fileHandleForReading.fileDescriptor
         var text = ""
@@ -91,7 +97,9 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
             text += String(decoding: buffer[..<count], as: UTF8.self)
             for line in text.split(separator: "\n") {
                 if let ports = parse(String(line)) {
-                    return Peer(process: process, ports: ports, output: output.fileHandleForReading, earlyOutput: text)
+                    return Peer(
+                        process: process, ports: ports, output: output.fileHandleForReading, earlyOutput: text,
+                        input: input)
                 }
             }
         }
