@@ -38,9 +38,16 @@ extension EIDServerSession {
         }
         let batch = pendingBatches.removeFirst()
         var protected: [CommandAPDU]
-        do { protected = try secure.protect(batch.map(\.apdu)) } catch { throw .secureMessagingFailed }
+        do { protected = try secure.protect(batch.map { try $0.apdu }) } catch { throw .secureMessagingFailed }
         if configuration.faults.contains(.transmitBadMAC), transmitResponses == 0, !protected[0].data.isEmpty {
-            protected[0].data[protected[0].data.count - 1] ^= 0xFF
+            let first = protected[0]
+            var data = first.data
+            data[data.count - 1] ^= 0xFF
+            guard
+                let tampered = try? CommandAPDU(
+                    cla: first.cla, ins: first.ins, p1: first.p1, p2: first.p2, data: data, ne: first.ne)
+            else { throw .secureMessagingFailed }
+            protected[0] = tampered
         }
         sentBatch = batch
         state = .waitingForTransmitResponse

@@ -12,12 +12,14 @@ enum ServerCardCommand: Equatable, Sendable {
     static let eIDApplication: [UInt8] = [0xE8, 0x07, 0x04, 0x00, 0x7F, 0x00, 0x07, 0x03, 0x02]
 
     var apdu: CommandAPDU {
-        switch self {
-        case .selectEIDApplication: return .selectApplication(Self.eIDApplication)
-        case .verify(let element):
-            return CommandAPDU(cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: element.identifier.tlv.bytes)
-        case .readDataGroup(let number):
-            return .readBinary(shortFileID: UInt8(number), ne: CommandAPDU.maxExtendedNe)
+        get throws(CommandAPDUError) {
+            switch self {
+            case .selectEIDApplication: return try .selectApplication(Self.eIDApplication)
+            case .verify(let element):
+                return try CommandAPDU(cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: element.identifier.tlv.bytes)
+            case .readDataGroup(let number):
+                return try .readBinary(shortFileID: UInt8(number), ne: CommandAPDU.maxExtendedNe)
+            }
         }
     }
 

@@ -182,13 +182,13 @@ final class FakeEIDServer: PAOSTransport {
         transmitRound += 1
         let command: CommandAPDU
         switch (transmitRound, fault) {
-        case (1, _): command = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
+        case (1, _): command = try CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
         case (2, .ageVerification):
             // VERIFY of authenticated auxiliary data: 80 20 80 00, the OID.
-            command = CommandAPDU(
+            command = try CommandAPDU(
                 cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00,
                 data: AuthenticatedAuxiliaryData.Element.idDateOfBirth.tlv.bytes)
-        default: command = CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
+        default: command = try CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
         }
         guard var session = secure else { throw PAOSTransportError.connectionFailed }
         let protected = try session.protect(command)
