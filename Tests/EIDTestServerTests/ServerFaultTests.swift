@@ -50,6 +50,12 @@ import Testing
         Expectation(
             fault: .abortMidTransmit, clientResult: .error(.communicationError),
             failure: .injected(.abortMidTransmit)),
+        Expectation(
+            fault: .oversizedTASignature, clientResult: .error(.internalError),
+            failure: .clientReported(.error(.internalError))),
+        Expectation(
+            fault: .oversizedAuxData, clientResult: .error(.parameterError),
+            failure: .clientReported(.error(.parameterError))),
     ]
 
     @Test(arguments: refused) func aFaultEndsWithTheResultTheClientMustSee(_ expectation: Expectation) throws {
@@ -126,7 +132,7 @@ import Testing
         #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "slow,") }
         #expect(
             ServerFault.allCases.filter(\.isTransportFault) == [.slow, .httpRefresh, .redirect, .psk, .pskWrongKey])
-        #expect(ServerFault.allCases.count == 21)
+        #expect(ServerFault.allCases.count == 23)
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {

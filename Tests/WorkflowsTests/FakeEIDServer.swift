@@ -28,6 +28,8 @@ final class FakeEIDServer: PAOSTransport {
         /// Authenticated auxiliary data (age verification) in EAC1, signed with TA and verified
         /// through Transmit before DG4 is read.
         case ageVerification
+        /// The TA signature is the terminal key's r ‖ s cut or padded with zeros to this length.
+        case signatureLength(Int)
     }
 
     /// Born on or before 2008-01-01 (ERIKA, 1984, passes).
@@ -130,7 +132,11 @@ final class FakeEIDServer: PAOSTransport {
                 eac1Output = output
                 let key = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
                 ephemeral = key
-                let signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
+                var signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
+                if case .signatureLength(let length) = fault, let right = signature {
+                    signature = Array(
+                        (right + [UInt8](repeating: 0, count: max(0, length - right.count))).prefix(length))
+                }
                 return .didAuthenticate(
                     DIDAuthenticate(
                         .eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
