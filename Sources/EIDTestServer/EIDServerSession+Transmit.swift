@@ -9,6 +9,7 @@ extension EIDServerSession {
     func transmitPlan() -> [[ServerCardCommand]] {
         let granted = (effectiveCHAT?.accessRights ?? []).intersection(terminal.grantableRights)
         var checks: [ServerCardCommand] = [.selectEIDApplication]
+        if configuration.faults.contains(.transmitChangePIN) { checks.append(.changePIN(ServerFault.changedPIN)) }
         for element in auxiliaryData?.elements ?? [] {
             switch element {
             case .ageVerification where granted.contains(.ageVerification): checks.append(.verify(element))
@@ -83,6 +84,8 @@ extension EIDServerSession {
                 verified.append(
                     SessionResult.Verification(
                         name: ServerCardCommand.verificationName(element), passed: sw == .success))
+            case .changePIN:
+                guard sw == .success else { throw .cardRefused(command: command.name, sw) }
             case .readDataGroup(let number):
                 guard sw == .success || sw.rawValue == 0x6282 else { throw .cardRefused(command: command.name, sw) }
                 if let name = EIDAttribute.name(dataGroup: number) {

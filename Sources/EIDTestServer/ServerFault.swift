@@ -38,6 +38,10 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// `oversizedLength` bytes (02 76 and zeros): far beyond the three short templates of
     /// TR-03110-3 A.6.5, and more than any APDU carries.
     case oversizedAuxData = "oversized_aux_data"
+    /// The first Transmit carries, after SELECT, RESET RETRY COUNTER that changes the PIN to
+    /// `changedPIN`, although the server's CHAT has no "PIN management": the card refuses it
+    /// (6982), the server ends with an error and the PIN stays.
+    case transmitChangePIN = "transmit_change_pin"
     // Session variants: a conforming client must succeed.
     /// InitializeFramework before EAC1.
     case initializeFramework = "initframework"
@@ -63,6 +67,9 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     public static let rightsBeyondDV: Set<AccessRight> = [
         .readDG9, .ageVerification, .communityIDVerification, .restrictedIdentification,
     ]
+
+    /// The PIN `transmit_change_pin` tries to set.
+    public static let changedPIN: [UInt8] = Array("000000".utf8)
 
     /// The length of the oversized signature and auxiliary data: more than the 65535 data bytes of
     /// an extended-length APDU, well within the 512 KiB a PAOS message may have as hex.

@@ -51,6 +51,9 @@ import Testing
             fault: .abortMidTransmit, clientResult: .error(.communicationError),
             failure: .injected(.abortMidTransmit)),
         Expectation(
+            fault: .transmitChangePIN, clientResult: .error(.unknownError),
+            failure: .cardRefused(command: "RESET RETRY COUNTER", .securityStatusNotSatisfied)),
+        Expectation(
             fault: .oversizedTASignature, clientResult: .error(.internalError),
             failure: .clientReported(.error(.internalError))),
         Expectation(
@@ -132,7 +135,7 @@ import Testing
         #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "slow,") }
         #expect(
             ServerFault.allCases.filter(\.isTransportFault) == [.slow, .httpRefresh, .redirect, .psk, .pskWrongKey])
-        #expect(ServerFault.allCases.count == 23)
+        #expect(ServerFault.allCases.count == 24)
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {

@@ -38,6 +38,8 @@ extension ThroughPCSCD {
             /// Data groups `/result` must show (and not show), by SDK name.
             var read: [String] = []
             var notRead: [String] = []
+            /// Text `/result` must contain (e.g. the reason of its error).
+            var resultContains: [String] = []
         }
 
         struct Case: Sendable, CustomStringConvertible {
@@ -162,6 +164,18 @@ extension ThroughPCSCD {
             reported(
                 "transmit_bad_mac", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error", status: 6,
                 messages: succeeded),
+            // The server's Transmit tries to change the PIN (RESET RETRY COUNTER) without PIN
+            // management in its CHAT: eid passes the APDU on unchanged, the card refuses it (6982),
+            // the server ends with an error. The cases after this one open the card with the
+            // old PIN: it was not changed.
+            {
+                var refused = reported(
+                    "transmit_change_pin", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error",
+                    status: 6, messages: succeeded)
+                refused.expected.resultContains = [#""reason":"card_refused""#, "RESET RETRY COUNTER"]
+                refused.expected.notRead = ["GivenNames"]
+                return refused
+            }(),
             // A TA signature of 70 000 bytes, not the 64 of r ‖ s on the AT key's curve: refused before
             // it reaches the card, as a malformed DIDAuthenticate (eid stopped in the APDU builder
             // before). AusweisApp2 1.26.2 sends an empty APDU instead and gives no result (measured).
@@ -271,6 +285,7 @@ extension ThroughPCSCD {
                 for group in expected.notRead {
                     expect(!json.contains("\"\(group)\":"), "/result with \(group): \(json)")
                 }
+                for text in expected.resultContains { expect(json.contains(text), "/result without \(text): \(json)") }
             }
             expect(!run.stdout.contains("123456") && !run.stderr.contains("123456"), "the PIN in the output")
             return problems
