@@ -22,7 +22,7 @@ extension EIDServerSession {
     /// right, ID_PICC, the challenge, EF.CardAccess) and makes EAC2: a fresh ephemeral key on the
     /// Chip Authentication curve EF.CardAccess names and the TA signature over ID_PICC ‖ challenge
     /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional`, wrong for
-    /// `wrong_ta_signature`).
+    /// `wrong_ta_signature`, padded with zeros for `oversized_ta_signature`).
     mutating func eac2Input(after output: EAC1OutputType) throws(SessionFailure) -> EAC2InputType {
         guard let chatBytes = output.chat, let chat = try? CHAT(encoded: chatBytes),
             chat.terminalType == .authenticationTerminal
@@ -62,6 +62,9 @@ extension EIDServerSession {
                 signature = try input.sign(with: terminal.terminal.keyPair.privateKey, algorithm: terminal.algorithm)
             }
         } catch { throw .invalidEAC1Output("IDPICC") }
+        if configuration.faults.contains(.oversizedTASignature) {
+            signature += [UInt8](repeating: 0, count: max(0, ServerFault.oversizedLength - signature.count))
+        }
         effectiveCHAT = chat
         self.idPICC = idPICC
         self.challenge = challenge

@@ -9,6 +9,7 @@ extension EIDServerSession {
     func transmitPlan() -> [[ServerCardCommand]] {
         let granted = (effectiveCHAT?.accessRights ?? []).intersection(terminal.grantableRights)
         var checks: [ServerCardCommand] = [.selectEIDApplication]
+        if configuration.faults.contains(.transmitChangePIN) { checks.append(.changePIN(ServerFault.changedPIN)) }
         for element in auxiliaryData?.elements ?? [] {
             switch element {
             case .ageVerification where granted.contains(.ageVerification): checks.append(.verify(element))
@@ -38,9 +39,16 @@ extension EIDServerSession {
         }
         let batch = pendingBatches.removeFirst()
         var protected: [CommandAPDU]
-        do { protected = try secure.protect(batch.map(\.apdu)) } catch { throw .secureMessagingFailed }
+        do { protected = try secure.protect(batch.map { try $0.apdu }) } catch { throw .secureMessagingFailed }
         if configuration.faults.contains(.transmitBadMAC), transmitResponses == 0, !protected[0].data.isEmpty {
-            protected[0].data[protected[0].data.count - 1] ^= 0xFF
+            let first = protected[0]
+            var data = first.data
+            data[data.count - 1] ^= 0xFF
+            guard
+                let tampered = try? CommandAPDU(
+                    cla: first.cla, ins: first.ins, p1: first.p1, p2: first.p2, data: data, ne: first.ne)
+            else { throw .secureMessagingFailed }
+            protected[0] = tampered
         }
         sentBatch = batch
         state = .waitingForTransmitResponse
@@ -76,6 +84,8 @@ extension EIDServerSession {
                 verified.append(
                     SessionResult.Verification(
                         name: ServerCardCommand.verificationName(element), passed: sw == .success))
+            case .changePIN:
+                guard sw == .success else { throw .cardRefused(command: command.name, sw) }
             case .readDataGroup(let number):
                 guard sw == .success || sw.rawValue == 0x6282 else { throw .cardRefused(command: command.name, sw) }
                 if let name = EIDAttribute.name(dataGroup: number) {

@@ -70,6 +70,10 @@ public struct EIDServerSession: Sendable {
         terminal = try SessionTerminal(pki: configuration.pki, faults: configuration.faults, date: configuration.date)
         var verifications = configuration.verifications
         if configuration.faults.contains(.auxAge), verifications.minimumAge == nil { verifications.minimumAge = 18 }
+        if configuration.faults.contains(.oversizedAuxData) {
+            if verifications.minimumAge == nil { verifications.minimumAge = 18 }
+            verifications.communityID = [0x02, 0x76] + [UInt8](repeating: 0, count: ServerFault.oversizedLength - 2)
+        }
         var elements: [AuthenticatedAuxiliaryData.Element] = []
         var required = configuration.requiredRights
         if let age = verifications.minimumAge {

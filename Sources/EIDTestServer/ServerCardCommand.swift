@@ -3,21 +3,26 @@ import SmartCard
 
 /// A command the server sends to the card through Transmit, under its own secure messaging
 /// (AUTH-PROTOCOL 6.7, 5.2, 7.1): select the eID application, VERIFY one authenticated
-/// auxiliary datum, read one data group.
+/// auxiliary datum, read one data group; change the PIN (the fault `transmit_change_pin`).
 enum ServerCardCommand: Equatable, Sendable {
     case selectEIDApplication
     case verify(AuthenticatedAuxiliaryData.Element)
     case readDataGroup(Int)
+    /// RESET RETRY COUNTER P1 02 with a new PIN: what a server without "PIN management" must not get through.
+    case changePIN([UInt8])
 
     static let eIDApplication: [UInt8] = [0xE8, 0x07, 0x04, 0x00, 0x7F, 0x00, 0x07, 0x03, 0x02]
 
     var apdu: CommandAPDU {
-        switch self {
-        case .selectEIDApplication: return .selectApplication(Self.eIDApplication)
-        case .verify(let element):
-            return CommandAPDU(cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: element.identifier.tlv.bytes)
-        case .readDataGroup(let number):
-            return .readBinary(shortFileID: UInt8(number), ne: CommandAPDU.maxExtendedNe)
+        get throws(CommandAPDUError) {
+            switch self {
+            case .selectEIDApplication: return try .selectApplication(Self.eIDApplication)
+            case .verify(let element):
+                return try CommandAPDU(cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: element.identifier.tlv.bytes)
+            case .readDataGroup(let number):
+                return try .readBinary(shortFileID: UInt8(number), ne: CommandAPDU.maxExtendedNe)
+            case .changePIN(let newPIN): return try .resetRetryCounter(change: newPIN)
+            }
         }
     }
 
@@ -28,6 +33,7 @@ enum ServerCardCommand: Equatable, Sendable {
         case .selectEIDApplication: return [[0x90, 0x00]]
         case .verify: return [[0x90, 0x00], [0x63, 0x00]]
         case .readDataGroup: return [[0x90, 0x00], [0x62, 0x82]]
+        case .changePIN: return [[0x90, 0x00]]
         }
     }
 
@@ -37,6 +43,7 @@ enum ServerCardCommand: Equatable, Sendable {
         case .selectEIDApplication: return "SELECT eID application"
         case .verify(let element): return "VERIFY \(Self.verificationName(element))"
         case .readDataGroup(let number): return "READ BINARY DG\(number)"
+        case .changePIN: return "RESET RETRY COUNTER"
         }
     }
 

@@ -31,6 +31,17 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case wrongOrder = "wrong_order"
     /// The server drops the connection after the first TransmitResponse, without an answer.
     case abortMidTransmit = "abort_mid_transmit"
+    /// The EAC2 signature is the AT key's r ‖ s followed by zero bytes, `oversizedLength` bytes in
+    /// all: not the 2 × field size of a plain ECDSA signature (TR-03111), and more than any APDU carries.
+    case oversizedTASignature = "oversized_ta_signature"
+    /// The authenticated auxiliary data carry an age verification and a community ID of
+    /// `oversizedLength` bytes (02 76 and zeros): far beyond the three short templates of
+    /// TR-03110-3 A.6.5, and more than any APDU carries.
+    case oversizedAuxData = "oversized_aux_data"
+    /// The first Transmit carries, after SELECT, RESET RETRY COUNTER that changes the PIN to
+    /// `changedPIN`, although the server's CHAT has no "PIN management": the card refuses it
+    /// (6982), the server ends with an error and the PIN stays.
+    case transmitChangePIN = "transmit_change_pin"
     // Session variants: a conforming client must succeed.
     /// InitializeFramework before EAC1.
     case initializeFramework = "initframework"
@@ -60,6 +71,13 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
         .readDG9, .ageVerification, .communityIDVerification, .restrictedIdentification,
     ]
 
+    /// The PIN `transmit_change_pin` tries to set.
+    public static let changedPIN: [UInt8] = Array("000000".utf8)
+
+    /// The length of the oversized signature and auxiliary data: more than the 65535 data bytes of
+    /// an extended-length APDU, well within the 512 KiB a PAOS message may have as hex.
+    public static let oversizedLength = 70_000
+
     /// Whether the HTTP/TLS front end carries the fault out (the session ignores it).
     public var isTransportFault: Bool {
         switch self {
@@ -77,7 +95,7 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     }
 
     public static func < (lhs: ServerFault, rhs: ServerFault) -> Bool {
-        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 }
 

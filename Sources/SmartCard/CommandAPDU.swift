@@ -1,23 +1,27 @@
 /// A command APDU (ISO/IEC 7816-4, section 5.1). Short or extended length is decided in one
-/// place, `bytes`: extended when the data is longer than 255 bytes or Ne is above 256.
+/// place, `bytes`: extended when the data is longer than 255 bytes or Ne is above 256. Every
+/// command is encodable: the initializer throws `CommandAPDUError` for data longer than 65535
+/// bytes or an Ne outside 1...65536, and data and Ne cannot be changed afterwards.
 public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
     public var cla: UInt8
     public var ins: UInt8
     public var p1: UInt8
     public var p2: UInt8
-    public var data: [UInt8]
+    public private(set) var data: [UInt8]
     /// Ne, the number of response bytes expected; nil for none. 256 in short form and 65536 in
     /// extended form mean "as many as there are" (Le = 00 / 0000).
-    public var ne: Int?
+    public private(set) var ne: Int?
 
     public static let maxShortNe = 256
     public static let maxExtendedNe = 65536
     public static let maxShortData = 255
     public static let maxExtendedData = 65535
 
-    public init(cla: UInt8 = 0x00, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], ne: Int? = nil) {
-        precondition(data.count <= CommandAPDU.maxExtendedData, "APDU data longer than 65535 bytes")
-        precondition(ne.map { $0 > 0 && $0 <= CommandAPDU.maxExtendedNe } ?? true, "Ne out of range")
+    public init(cla: UInt8 = 0x00, ins: UInt8, p1: UInt8, p2: UInt8, data: [UInt8] = [], ne: Int? = nil)
+        throws(CommandAPDUError)
+    {
+        guard data.count <= CommandAPDU.maxExtendedData else { throw .dataTooLong(count: data.count) }
+        if let ne, ne < 1 || ne > CommandAPDU.maxExtendedNe { throw .expectedLengthOutOfRange(ne) }
         self.cla = cla
         self.ins = ins
         self.p1 = p1
@@ -25,6 +29,10 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
         self.data = data
         self.ne = ne
     }
+
+    /// Overwrites the data field with zeros in place, its length unchanged: for a command that
+    /// carried a secret (a new PIN) once it has been sent.
+    public mutating func zeroData() { Secret.zero(&data) }
 
     /// Whether this command needs the extended length encoding.
     public var isExtendedLength: Bool { data.count > CommandAPDU.maxShortData || (ne ?? 0) > CommandAPDU.maxShortNe }
@@ -113,16 +121,18 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
     /// Splits the command into a chain (ISO/IEC 7816-4, 5.3.3) whose data fields hold at most
     /// `maxData` bytes each; all but the last have the chaining bit set in CLA and no Le.
     public func chained(maxData: Int = CommandAPDU.maxShortData) -> [CommandAPDU] {
-        guard data.count > maxData else { return [self] }
+        guard data.count > maxData, maxData > 0 else { return [self] }
         var parts: [CommandAPDU] = []
         var offset = 0
         while offset < data.count {
             let end = min(offset + maxData, data.count)
             let last = end == data.count
-            parts.append(
-                CommandAPDU(
-                    cla: last ? cla : cla | 0x10, ins: ins, p1: p1, p2: p2,
-                    data: Array(data[offset..<end]), ne: last ? ne : nil))
+            // A part is a slice of this command's data and keeps its Ne: it is as valid as this one.
+            var part = self
+            part.cla = last ? cla : cla | 0x10
+            part.data = Array(data[offset..<end])
+            part.ne = last ? ne : nil
+            parts.append(part)
             offset = end
         }
         return parts

@@ -16,7 +16,7 @@ public enum EIDCardState {
 
     /// The outcome of MSE:Set AT for PACE with the PIN: the PIN's state without PACE.
     public static func pinOutcome(_ channel: CardChannel, paceInfo: PACEInfo) throws -> MSESetATOutcome {
-        let command = CommandAPDU.mseSetAT(pace: paceInfo.protocol, password: .pin)
+        let command = try CommandAPDU.mseSetAT(pace: paceInfo.protocol, password: .pin)
         return MSESetATOutcome(statusWord: try channel.transmit(command).statusWord)
     }
 

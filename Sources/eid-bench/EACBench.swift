@@ -31,7 +31,7 @@ enum EACBench {
         for _ in 0..<runs {
             let connection = try provider.connect(reader: reader, exclusive: true)
             defer { connection.disconnect(resetCard: true) }
-            guard let card = connection as? PCSCCard else { fatalError("not a PC/SC card") }
+            guard let card = connection as? PCSCCard else { throw BenchError.notPCSCCard }
             let paceStart = wallSeconds()
             let infos = try SecurityInfos(efCardAccess: try card.readFile(shortFileID: EIDFile.cardAccessShortID))
             let pace = try PACE(
@@ -50,7 +50,7 @@ enum EACBench {
                 from: try PassiveAuthentication.verify(cardSecurity, csca: SimulatorTestPKI.csca))
             _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
             guard try secure.transmit(.selectApplication(EIDFile.eIDApplicationID)).isSuccess else {
-                fatalError("SELECT eID refused")
+                throw BenchError.refused("SELECT of the eID application")
             }
             for number in dataGroups { _ = try secure.readFile(shortFileID: number) }
             eacTimes.append(wallSeconds() - start)

@@ -15,8 +15,10 @@ struct LoopbackPKI {
     let terminalKey: ECKeyPair
     let dvKey: ECKeyPair
 
-    init(terminalRights: Set<AccessRight> = [.readDG4, .readDG5, .readDG8], terminalExpires: CalendarDate? = nil) throws
-    {
+    init(
+        terminalRights: Set<AccessRight> = [.readDG4, .readDG5, .readDG8], terminalExpires: CalendarDate? = nil,
+        dvRights: Set<AccessRight> = [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification]
+    ) throws {
         let group = try ECGroup(.brainpoolP256r1)
         let cvcaKey = try ECKeyPair.generate(group: group)
         dvKey = try ECKeyPair.generate(group: group)
@@ -34,7 +36,7 @@ struct LoopbackPKI {
             publicKey: try CVPublicKey(
                 algorithm: .ecdsaSHA256, point: dvKey.publicKey, includingDomainParameters: false),
             holderReference: "DEDVTEST00001",
-            chat: CHAT(role: .dvOfficialDomestic, rights: [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification]),
+            chat: CHAT(role: .dvOfficialDomestic, rights: dvRights),
             effectiveDate: d(2026, 11, 1), expirationDate: d(2027, 2, 1)
         ).signed(by: cvcaKey.privateKey, algorithm: .ecdsaSHA256)
         terminal = try CVCertificateBody(

@@ -257,10 +257,10 @@ import Testing
             chat: chat.encoded
         ).establishSecureMessaging().channel
         #expect(channel.card.withContext { $0.session.paceCHAT } == chat)
-        let selectEID = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: CardApplication.eID)
+        let selectEID = try CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: CardApplication.eID)
         #expect(try secure.transmit(selectEID).statusWord == .success)
-        let readDG4 = CommandAPDU.readBinary(shortFileID: 4)
-        let verifyAge = CommandAPDU(
+        let readDG4 = try CommandAPDU.readBinary(shortFileID: 4)
+        let verifyAge = try CommandAPDU(
             cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00, data: AuthenticatedAuxiliaryData.Element.idDateOfBirth.tlv.bytes)
         // PACE alone opens nothing.
         #expect(try secure.transmit(readDG4).statusWord == .securityStatusNotSatisfied)

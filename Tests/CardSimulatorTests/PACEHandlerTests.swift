@@ -10,14 +10,16 @@ import Testing
 /// value the card computes is checked by the independent terminal side, and every secure
 /// messaging response is MAC-verified by the terminal's `SecureMessaging`.
 @Suite struct PACEHandlerTests {
-    static let readCardSecurity = CommandAPDU.readBinary(shortFileID: EIDFile.cardSecurityShortID)
+    static var readCardSecurity: CommandAPDU {
+        get throws { try CommandAPDU.readBinary(shortFileID: EIDFile.cardSecurityShortID) }
+    }
     /// A CHAT for an authentication terminal (06 id-AT, 53 rights).
     static let chat = [UInt8](hex: "7f4c12060904007f000703010202530500000000ff")!
 
-    static func changePIN(_ digits: String) -> CommandAPDU {
-        CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: Array(digits.utf8))
+    static func changePIN(_ digits: String) throws -> CommandAPDU {
+        try CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: Array(digits.utf8))
     }
-    static let unblockPIN = CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03)
+    static var unblockPIN: CommandAPDU { get throws { try CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03) } }
 
     func pace(
         _ channel: CardChannel, _ password: PACEPassword, chat: [UInt8]? = nil
@@ -351,7 +353,7 @@ import Testing
         let channel = SimulatedCardChannel()
         try mse(channel)
         #expect(try ga(channel, []).isSuccess)
-        let command = CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [UInt8](hex: hex)!, ne: 256)
+        let command = try CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [UInt8](hex: hex)!, ne: 256)
         #expect(try channel.transmit(command).statusWord == .wrongData)
         #expect(paceRun(channel.card) == nil)
     }
@@ -376,7 +378,7 @@ import Testing
     @Test func otherParametersAnswer6A86() throws {
         let channel = SimulatedCardChannel()
         try mse(channel)
-        let command = CommandAPDU(cla: 0x10, ins: 0x86, p1: 0x01, p2: 0, data: [0x7C, 0x00], ne: 256)
+        let command = try CommandAPDU(cla: 0x10, ins: 0x86, p1: 0x01, p2: 0, data: [0x7C, 0x00], ne: 256)
         #expect(try channel.transmit(command).statusWord == .incorrectParameters)
     }
 
@@ -430,7 +432,10 @@ final class TamperingChannel: CardChannel {
     func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
         var command = command
         if flipCommandByte && !command.data.isEmpty {
-            command.data[command.data.count - 1] ^= 1
+            var data = command.data
+            data[data.count - 1] ^= 1
+            command = try CommandAPDU(
+                cla: command.cla, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: command.ne)
             flipCommandByte = false
         }
         var response = try inner.transmit(command)

@@ -37,6 +37,10 @@ import Testing
         #expect(try server.receive() == SimulatorSecurityInfos.cardAccess + [0x90, 0x00])
         try server.send([0x00, 0xA4])  // malformed APDU: 6700, connection stays
         #expect(try server.receive() == [0x67, 0x00])
+        // An empty frame (AusweisApp2 sends one for a command it could not encode) is a
+        // malformed command too: 6700, where silence left vpcd and the terminal waiting forever.
+        try server.send([])
+        #expect(try server.receive(timeout: 2) == [0x67, 0x00])
         try server.send([0x09])  // unknown control code: ignored
         #expect(server.staysQuiet())
         try server.send([0x02])  // reset

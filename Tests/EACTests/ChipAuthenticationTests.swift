@@ -21,7 +21,7 @@ import Testing
 
         // Card side: answers 7C { 81 r_PICC, 82 T_PICC } with the example's nonce.
         let card = ChipAuthenticationCard(protocol: .ecdhAES128, keyID: 1, staticKey: chipKey)
-        let command = CommandAPDU.generalAuthenticate(chipAuthentication: terminalKey.publicKey)
+        let command = try CommandAPDU.generalAuthenticate(chipAuthentication: terminalKey.publicKey)
         let (response, cardKeys) = try card.generalAuthenticate(
             data: command.data, announcedKey: terminalKey.publicKey.x, nonce: nonce)
         #expect(
@@ -60,14 +60,14 @@ import Testing
 
     @Test func commandEncodings() throws {
         #expect(
-            CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 41).bytes.hexString
+            try CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES128, keyID: 41).bytes.hexString
                 == "002241a40f800a04007f00070202030202840129")
         #expect(
-            CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: nil).bytes.hexString
+            try CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: nil).bytes.hexString
                 == "002241a40c800a04007f00070202030204")
         let key = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
         #expect(
-            CommandAPDU.generalAuthenticate(chipAuthentication: key.publicKey).bytes.hexString
+            try CommandAPDU.generalAuthenticate(chipAuthentication: key.publicKey).bytes.hexString
                 == "00860000457c438041" + key.publicKey.encoded.hexString + "00")
         #expect(try ChipAuthenticationTemplate(data: [UInt8](hex: "800a04007f00070202030202840129")!).keyID == 41)
         for bad in ["", "840129", "800a04007f000702020302028401299000", "800a04007f00070202030202850129"] {
@@ -108,7 +108,7 @@ import Testing
                     data: CommandAPDU.mseSetAT(chipAuthentication: .ecdhAES256, keyID: 65).data)
             } == .wrongData)
         let terminal = try ECKeyPair.generate(group: group)
-        let data = CommandAPDU.generalAuthenticate(chipAuthentication: terminal.publicKey).data
+        let data = try CommandAPDU.generalAuthenticate(chipAuthentication: terminal.publicKey).data
         // Without TA: 6985. Another key than TA announced: 6A80. A point off the curve: 6A80.
         #expect(sw { _ = try card.generalAuthenticate(data: data, announcedKey: nil) } == .conditionsOfUseNotSatisfied)
         #expect(

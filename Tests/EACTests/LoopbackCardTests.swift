@@ -115,7 +115,7 @@ struct LoopbackCardTests {
         #expect(result.idPICC.count == pace.steps.group.fieldSize)
         for length in [0, 1, 15, 16, 17, 200] {
             let data = (0..<length).map { UInt8($0 & 0xFF) }
-            let command = CommandAPDU(ins: 0xD6, p1: 0, p2: 0, data: data, ne: 256)
+            let command = try CommandAPDU(ins: 0xD6, p1: 0, p2: 0, data: data, ne: 256)
             let response = try secure.transmit(command)
             #expect(response.data == data.reversed())
             #expect(response.isSuccess)

@@ -10,35 +10,36 @@ import Testing
     static let chat = [UInt8](hex: "7f4c12060904007f000703010202530500000000ff")!
 
     @Test(arguments: [(PACEPasswordType.mrz, "01"), (.can, "02"), (.pin, "03"), (.puk, "04")])
-    func mseSetATNamesThePassword(password: PACEPasswordType, reference: String) {
+    func mseSetATNamesThePassword(password: PACEPasswordType, reference: String) throws {
         #expect(
-            CommandAPDU.mseSetAT(pace: Self.aes128, password: password).bytes.hexString
+            try CommandAPDU.mseSetAT(pace: Self.aes128, password: password).bytes.hexString
                 == "0022c1a40f800a04007f00070202040202" + "8301" + reference)
     }
 
-    @Test func mseSetATCarriesTheCHATLast() {
-        let command = CommandAPDU.mseSetAT(pace: Self.aes128, password: .pin, chat: Self.chat)
+    @Test func mseSetATCarriesTheCHATLast() throws {
+        let command = try CommandAPDU.mseSetAT(pace: Self.aes128, password: .pin, chat: Self.chat)
         #expect(command.bytes.hexString == "0022c1a424800a04007f00070202040202830103" + Self.chat.hexString)
         let withParameter = PACEAuthenticationTemplate(
             protocol: Self.aes128, password: .can, domainParameterID: [0x0D], chat: Self.chat)
         #expect(
-            withParameter.command.bytes.hexString
+            try withParameter.command.bytes.hexString
                 == "0022c1a427800a04007f00070202040202830102" + "84010d" + Self.chat.hexString)
     }
 
-    @Test func generalAuthenticateChainsStepsOneToThree() {
+    @Test func generalAuthenticateChainsStepsOneToThree() throws {
         #expect(
-            CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(), isLast: false).bytes.hexString
+            try CommandAPDU.generalAuthenticate(pace: DynamicAuthenticationData(), isLast: false).bytes.hexString
                 == "10860000027c0000")
         let token = DynamicAuthenticationData([TLV(tag: 0x85, value: [UInt8](repeating: 0xAB, count: 8))])
         #expect(
-            CommandAPDU.generalAuthenticate(pace: token, isLast: true).bytes.hexString
+            try CommandAPDU.generalAuthenticate(pace: token, isLast: true).bytes.hexString
                 == "008600000c7c0a8508abababababababab00")
     }
 
-    @Test func resetRetryCounterCommands() {
-        #expect(CommandAPDU.resetRetryCounter(change: Array("654321".utf8)).bytes.hexString == "002c020306363534333231")
-        #expect(CommandAPDU.resetRetryCounter(unblock: .pin).bytes.hexString == "002c0303")
+    @Test func resetRetryCounterCommands() throws {
+        #expect(
+            try CommandAPDU.resetRetryCounter(change: Array("654321".utf8)).bytes.hexString == "002c020306363534333231")
+        #expect(try CommandAPDU.resetRetryCounter(unblock: .pin).bytes.hexString == "002c0303")
     }
 
     // MARK: reading MSE:Set AT (the software card's side)
@@ -80,7 +81,7 @@ import Testing
     }
 
     @Test func withoutOfferedProtocolsAnyObjectIdentifierIsRead() throws {
-        let command = CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES256.oid, password: .can)
+        let command = try CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES256.oid, password: .can)
         #expect(try PACEAuthenticationTemplate(command: command).protocol == PACEProtocol.ecdhGenericMappingAES256.oid)
     }
 }

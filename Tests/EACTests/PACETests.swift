@@ -197,7 +197,8 @@ struct PACETerminalTests {
     @Test func chatIsSentInMSESetAT() throws {
         // CHAT of an authentication terminal (id-AT), as in a terminal certificate.
         let chat = try hex("7f4c12" + "060904007f000703010202" + "53050000000110")
-        let command = CommandAPDU.mseSetAT(pace: PACEProtocol.ecdhGenericMappingAES128.oid, password: .pin, chat: chat)
+        let command = try CommandAPDU.mseSetAT(
+            pace: PACEProtocol.ecdhGenericMappingAES128.oid, password: .pin, chat: chat)
         #expect(command.bytes.hexString == "0022c1a424800a04007f00070202040202830103" + chat.hexString)
         let parsed = try PACEAuthenticationTemplate(command: command)
         #expect(parsed.password == .pin)

@@ -28,7 +28,8 @@ struct SecureMessagingStrictnessTests {
     static func command(_ objects: [UInt8], trailing: [UInt8] = []) throws -> CommandAPDU {
         let header: [UInt8] = [0x0C, 0xB0, 0x00, 0x00]
         let mac = try mac(Padding.pad(Padding.pad(header) + objects))
-        return CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: objects + [0x8E, 0x08] + mac + trailing, ne: 256)
+        return try CommandAPDU(
+            cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: objects + [0x8E, 0x08] + mac + trailing, ne: 256)
     }
 
     /// DO'87 with one encrypted block for the terminal's first response (SSC 1).

@@ -71,7 +71,7 @@ struct SecureMessagingTests {
         let keys = SessionKeys(encryption: try keysHex.bytes("ks_enc"), mac: try keysHex.bytes("ks_mac"))
         // Command at SSC 1: MSE:Set DST with the CAR as plaintext; DO'87 carries the published cryptogram.
         var terminal = SecureMessagingSession(keys: keys)
-        let command = CommandAPDU(ins: 0x22, p1: 0x81, p2: 0xB6, data: try enc.bytes("plaintext"))
+        let command = try CommandAPDU(ins: 0x22, p1: 0x81, p2: 0xB6, data: try enc.bytes("plaintext"))
         let protected = try terminal.protect(command)
         #expect(Array(protected.data.prefix(19)).hexString == "871101" + enc["ciphertext"]!)
         #expect(terminal.ssc.hexString == enc["ssc"])
@@ -92,7 +92,7 @@ struct SecureMessagingTests {
         let keysHex = try Fixture.hexValues("secure_messaging", key: "bsi_worked_example_aes128")
         let keys = SessionKeys(encryption: try keysHex.bytes("ks_enc"), mac: try keysHex.bytes("ks_mac"))
         var terminal = SecureMessagingSession(keys: keys)
-        let unblock = CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03)
+        let unblock = try CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03)
         let protected = try terminal.protect(unblock)
         let ssc = [UInt8](repeating: 0, count: 15) + [1]
         let header: [UInt8] = [0x0C, 0x2C, 0x03, 0x03, 0x80] + [UInt8](repeating: 0, count: 11)
@@ -104,7 +104,8 @@ struct SecureMessagingTests {
         #expect(try card.unprotect(protected) == unblock)
         var strict = SecureMessagingSession(keys: keys)
         let doublePadded = Array(try CMAC.aes(key: keys.mac, message: ssc + Padding.pad(header)).prefix(8))
-        let wrong = CommandAPDU(cla: 0x0C, ins: 0x2C, p1: 0x03, p2: 0x03, data: [0x8E, 0x08] + doublePadded, ne: 256)
+        let wrong = try CommandAPDU(
+            cla: 0x0C, ins: 0x2C, p1: 0x03, p2: 0x03, data: [0x8E, 0x08] + doublePadded, ne: 256)
         #expect(throws: SecureMessagingError.macMismatch) { try strict.unprotect(wrong) }
     }
 
@@ -192,7 +193,7 @@ struct SecureMessagingTests {
         var card2 = SecureMessagingSession(keys: t.keys, ssc: t.ssc)
         #expect(throws: SecureMessagingError.malformedCommand) { try card2.unprotect(t.exchanges[0].plainCommand) }
         var card3 = SecureMessagingSession(keys: t.keys, ssc: t.ssc)
-        let noMAC = CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: [0x97, 0x01, 0x04], ne: 256)
+        let noMAC = try CommandAPDU(cla: 0x0C, ins: 0xB0, p1: 0, p2: 0, data: [0x97, 0x01, 0x04], ne: 256)
         #expect(throws: SecureMessagingError.malformedCommand) { try card3.unprotect(noMAC) }
     }
 
@@ -201,13 +202,13 @@ struct SecureMessagingTests {
         var terminal = SecureMessagingSession(keys: keys)
         var card = SecureMessagingSession(keys: keys)
         let cases = [
-            CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: [UInt8](repeating: 0x5A, count: 300)),
-            CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 65536),
-            CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 1000),
+            try CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: [UInt8](repeating: 0x5A, count: 300)),
+            try CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 65536),
+            try CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x00, ne: 1000),
             // Short inside, long once protected:
-            CommandAPDU(ins: 0xD6, p1: 0x00, p2: 0x00, data: [UInt8](repeating: 1, count: 230)),
-            CommandAPDU(ins: 0x84, p1: 0x00, p2: 0x00, ne: 8),
-            CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA4, data: [0x80, 0x01, 0x02]),
+            try CommandAPDU(ins: 0xD6, p1: 0x00, p2: 0x00, data: [UInt8](repeating: 1, count: 230)),
+            try CommandAPDU(ins: 0x84, p1: 0x00, p2: 0x00, ne: 8),
+            try CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA4, data: [0x80, 0x01, 0x02]),
         ]
         for command in cases {
             let protected = try terminal.protect(command)

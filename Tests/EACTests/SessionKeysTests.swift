@@ -34,7 +34,7 @@ struct SessionKeysTests {
 
     @Test func anErrorThatClosesTheChannelWipesTheKeys() throws {
         let keys = Self.keys()
-        let challenge = CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8)
+        let challenge = try CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8)
         var twin = SecureMessagingSession(keys: Self.keys())
         let card = ScriptedChannel([.init(command: try twin.protect(challenge).bytes, response: [0x69, 0x88])])
         let channel = SecureMessaging(wrapping: card, keys: keys)

@@ -74,15 +74,15 @@ import Testing
 
     @Test func commandEncodings() throws {
         #expect(
-            CommandAPDU.mseSetDST(authorityReference: "DETESTeID00005").bytes.hexString
+            try CommandAPDU.mseSetDST(authorityReference: "DETESTeID00005").bytes.hexString
                 == "002281b610830e4445544553546549443030303035")
-        #expect(CommandAPDU.getChallenge().bytes.hexString == "0084000008")
-        #expect(CommandAPDU.externalAuthenticate(signature: [1, 2]).bytes.hexString == "00820000020102")
+        #expect(try CommandAPDU.getChallenge().bytes.hexString == "0084000008")
+        #expect(try CommandAPDU.externalAuthenticate(signature: [1, 2]).bytes.hexString == "00820000020102")
         let aux = [UInt8](hex: "67177315060904007f00070301040253083230323230373236")!
         let template = TerminalAuthenticationTemplate(
             algorithm: .ecdsaSHA256, holderReference: "DEDEMOPAA00490", auxiliaryData: aux,
             compressedEphemeralKey: [UInt8](repeating: 0xAB, count: 32))
-        let apdu = CommandAPDU.mseSetAT(terminalAuthentication: template)
+        let apdu = try CommandAPDU.mseSetAT(terminalAuthentication: template)
         #expect(
             apdu.bytes.hexString.hasPrefix(
                 "002281a457800a04007f00070202020203830e444544454d4f5041413030343930" + aux.hexString + "9120"))

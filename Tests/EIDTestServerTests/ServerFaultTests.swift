@@ -50,6 +50,15 @@ import Testing
         Expectation(
             fault: .abortMidTransmit, clientResult: .error(.communicationError),
             failure: .injected(.abortMidTransmit)),
+        Expectation(
+            fault: .transmitChangePIN, clientResult: .error(.unknownError),
+            failure: .cardRefused(command: "RESET RETRY COUNTER", .securityStatusNotSatisfied)),
+        Expectation(
+            fault: .oversizedTASignature, clientResult: .error(.internalError),
+            failure: .clientReported(.error(.internalError))),
+        Expectation(
+            fault: .oversizedAuxData, clientResult: .error(.parameterError),
+            failure: .clientReported(.error(.parameterError))),
     ]
 
     @Test(arguments: refused) func aFaultEndsWithTheResultTheClientMustSee(_ expectation: Expectation) throws {
@@ -128,7 +137,7 @@ import Testing
             ServerFault.allCases.filter(\.isTransportFault) == [
                 .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1,
             ])
-        #expect(ServerFault.allCases.count == 22)
+        #expect(ServerFault.allCases.count == 25)
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {

@@ -163,7 +163,8 @@ struct TestEIDClient {
                 outputs.append(response)
                 if !info.accepts(response: response) {
                     if reportUnacceptableStatus {
-                        return .transmitResponse(TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: outputs))
+                        return .transmitResponse(
+                            TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: outputs))
                     }
                     break
                 }
@@ -202,6 +203,10 @@ struct TestEIDClient {
             rights.formUnion(decoded.accessRights)
         }
         let chat = CHAT(role: .terminal, rights: rights.intersection(at.body.chat.accessRights))
+        // eid's bound on authenticated auxiliary data (TerminalCheck): parameterError before the card.
+        if let aux = input.authenticatedAuxiliaryData, aux.count > AuthenticatedAuxiliaryData.maximumLength {
+            throw .error(.parameterError)
+        }
         do {
             let cardAccess = try channel.readFile(shortFileID: 0x1C)
             let infos = try SecurityInfos(efCardAccess: cardAccess)
@@ -224,6 +229,9 @@ struct TestEIDClient {
     /// client's secure messaging ends with CA.
     private mutating func eac2(signature: [UInt8]) throws(ECardAPIResult) -> EAC2OutputType {
         guard let secure, let pace, let at, let dv, let ephemeralKey else { throw .error(.internalError) }
+        // eid's check: a plain r ‖ s on brainpoolP256r1 is 64 bytes; another length is a malformed
+        // message (internalError), refused before the card.
+        guard signature.count == 64 else { throw .error(.internalError) }
         let ta = TerminalAuthentication(channel: secure)
         do {
             try ta.importCertificates(

@@ -28,7 +28,7 @@ public struct OpenPACESecureMessaging {
             objects += PeerTLV(tag: 0x97, value: le).encoded
         }
         let tag = try mac(try commandMACInput(header: [cla, command.ins, command.p1, command.p2], objects: objects))
-        return CommandAPDU(
+        return try CommandAPDU(
             cla: cla, ins: command.ins, p1: command.p1, p2: command.p2,
             data: objects + PeerTLV(tag: 0x8E, value: tag).encoded, ne: 256)
     }
@@ -66,7 +66,7 @@ public struct OpenPACESecureMessaging {
             default: throw Failure()
             }
         }
-        return CommandAPDU(
+        return try CommandAPDU(
             cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
     }
 

@@ -72,7 +72,7 @@ public final class OpenPACETerminal {
         guard let oid = OpenPACE.objectIdentifierContent(nid: eid_pace_protocol(ctx)) else {
             throw Failure.openPACE("EAC_OBJ_nid2obj")
         }
-        let mse = CommandAPDU(
+        let mse = try CommandAPDU(
             ins: 0x22, p1: 0xC1, p2: 0xA4,
             data: PeerTLV(tag: 0x80, value: oid).encoded + PeerTLV(tag: 0x83, value: [passwordReference]).encoded
                 + (chat ?? []))

@@ -110,7 +110,7 @@ struct OpenPACECardTests {
         ).establishSecureMessaging()
 
         // READ BINARY: eid protects (Le in DO'97), OpenPACE verifies, answers encrypted data.
-        let read = CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x10, ne: 0x20)
+        let read = try CommandAPDU(ins: 0xB0, p1: 0x00, p2: 0x10, ne: 0x20)
         let first = try secure.transmit(read)
         #expect(card.unwrappedCommands.last == read)
         #expect(first.statusWord == .success)
@@ -121,7 +121,7 @@ struct OpenPACECardTests {
         // UPDATE BINARY with data (DO'87 from eid, decrypted by OpenPACE), sizes around a block.
         for length in [1, 15, 16, 17, 200] {
             let data = (0..<length).map { UInt8(($0 * 7 + length) & 0xFF) }
-            let update = CommandAPDU(ins: 0xD6, p1: 0, p2: 0, data: data)
+            let update = try CommandAPDU(ins: 0xD6, p1: 0, p2: 0, data: data)
             let answer = try secure.transmit(update)
             #expect(answer.statusWord == .success && answer.data.isEmpty)
             #expect(card.unwrappedCommands.last == update)
@@ -179,7 +179,10 @@ final class Tamperer: CardChannel {
         var command = command
         if flipCommandByte, command.isSecureMessaging, !command.data.isEmpty {
             flipCommandByte = false
-            command.data[command.data.count - 1] ^= 0x01
+            var data = command.data
+            data[data.count - 1] ^= 0x01
+            command = try CommandAPDU(
+                cla: command.cla, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: command.ne)
         }
         return try inner.transmit(command)
     }

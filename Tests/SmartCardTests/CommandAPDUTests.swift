@@ -3,27 +3,27 @@ import Testing
 @testable import SmartCard
 
 @Suite struct CommandAPDUTests {
-    @Test func case1() {
-        #expect(CommandAPDU(ins: 0x84, p1: 0, p2: 0).bytes == [0x00, 0x84, 0x00, 0x00])
+    @Test func case1() throws {
+        #expect(try CommandAPDU(ins: 0x84, p1: 0, p2: 0).bytes == [0x00, 0x84, 0x00, 0x00])
     }
 
-    @Test func shortCases() {
-        #expect(CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8).bytes.hexString == "0084000008")
-        #expect(CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0, ne: 256).bytes.hexString == "00b09c0000")
-        #expect(CommandAPDU.selectFile(0x011C).bytes.hexString == "00a4020c02011c")
+    @Test func shortCases() throws {
+        #expect(try CommandAPDU(ins: 0x84, p1: 0, p2: 0, ne: 8).bytes.hexString == "0084000008")
+        #expect(try CommandAPDU(ins: 0xB0, p1: 0x9C, p2: 0, ne: 256).bytes.hexString == "00b09c0000")
+        #expect(try CommandAPDU.selectFile(0x011C).bytes.hexString == "00a4020c02011c")
         #expect(
-            CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [0x7C, 0x00], ne: 256).bytes.hexString
+            try CommandAPDU(cla: 0x10, ins: 0x86, p1: 0, p2: 0, data: [0x7C, 0x00], ne: 256).bytes.hexString
                 == "10860000027c0000")
     }
 
-    @Test func extendedCases() {
-        #expect(CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 65536).bytes.hexString == "00b09d00000000")
-        #expect(CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 1000).bytes.hexString == "00b09d000003e8")
+    @Test func extendedCases() throws {
+        #expect(try CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 65536).bytes.hexString == "00b09d00000000")
+        #expect(try CommandAPDU(ins: 0xB0, p1: 0x9D, p2: 0, ne: 1000).bytes.hexString == "00b09d000003e8")
         let data = [UInt8](repeating: 0xAB, count: 300)
-        let c3 = CommandAPDU(ins: 0x2A, p1: 0, p2: 0xBE, data: data)
+        let c3 = try CommandAPDU(ins: 0x2A, p1: 0, p2: 0xBE, data: data)
         #expect(Array(c3.bytes.prefix(7)) == [0x00, 0x2A, 0x00, 0xBE, 0x00, 0x01, 0x2C])
         #expect(c3.bytes.count == 7 + 300)
-        let c4 = CommandAPDU(ins: 0x2A, p1: 0, p2: 0xBE, data: data, ne: 65536)
+        let c4 = try CommandAPDU(ins: 0x2A, p1: 0, p2: 0xBE, data: data, ne: 65536)
         #expect(Array(c4.bytes.suffix(2)) == [0x00, 0x00])
         #expect(c4.bytes.count == 7 + 300 + 2)
     }
@@ -42,12 +42,34 @@ import Testing
         #expect(throws: CardError.self) { try CommandAPDU(bytes: [UInt8](hex: hex)!) }
     }
 
-    @Test func chainingSplitsDataAndKeepsLeOnLastPart() {
-        let command = CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: Array(repeating: 1, count: 600), ne: 256)
+    @Test func chainingSplitsDataAndKeepsLeOnLastPart() throws {
+        let command = try CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: Array(repeating: 1, count: 600), ne: 256)
         let parts = command.chained()
         #expect(parts.map(\.data.count) == [255, 255, 90])
         #expect(parts.map(\.cla) == [0x10, 0x10, 0x00])
         #expect(parts.map(\.ne) == [nil, nil, 256])
+    }
+
+    /// Data longer than an extended Lc counts, or an Ne outside 1...65536, throws: a length that
+    /// came from outside (a server's signature) ends the operation instead of the program.
+    @Test func unencodableCommandsThrow() throws {
+        #expect(throws: CommandAPDUError.dataTooLong(count: 65536)) {
+            try CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: [UInt8](repeating: 0, count: 65536))
+        }
+        #expect(throws: CommandAPDUError.expectedLengthOutOfRange(0)) {
+            try CommandAPDU(ins: 0xB0, p1: 0, p2: 0, ne: 0)
+        }
+        #expect(throws: CommandAPDUError.expectedLengthOutOfRange(65537)) {
+            try CommandAPDU(ins: 0xB0, p1: 0, p2: 0, ne: 65537)
+        }
+        let largest = try CommandAPDU(ins: 0x82, p1: 0, p2: 0, data: [UInt8](repeating: 1, count: 65535), ne: 65536)
+        #expect(largest.bytes.count == 4 + 3 + 65535 + 2)
+    }
+
+    @Test func zeroDataKeepsTheLength() throws {
+        var command = try CommandAPDU(ins: 0x2C, p1: 0x02, p2: 0x03, data: Array("123456".utf8))
+        command.zeroData()
+        #expect(command.data == [0, 0, 0, 0, 0, 0])
     }
 
     @Test func responseParsing() throws {

@@ -189,6 +189,19 @@ import Testing
         #expect(run.server.dataGroup4 == nil)
     }
 
+    /// A signature that is not the 64 bytes of an r ‖ s on the AT key's curve never reaches the
+    /// card: eid reports it to the server as a malformed message (one over 65535 bytes stopped
+    /// eid in the APDU builder before).
+    @Test(arguments: [63, 65, 70_000]) func aSignatureOfAnotherLengthIsRefusedBeforeTheCard(length: Int) throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .signatureLength(length)))
+        #expect(
+            run.result.outcome.reason
+                == .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
+        #expect(run.result.outcome.result == .error(.internalError))
+        #expect(run.server.received.last?.kind == .didAuthenticateResponseError)
+        #expect(run.server.dataGroup4 == nil)
+    }
+
     @Test func authenticatedAuxiliaryDataAreSignedAndVerified() throws {
         let server = try FakeEIDServer(fault: .ageVerification, required: [.readDG4, .ageVerification])
         let run = try authenticate([Self.accept, Self.pin], server: server)

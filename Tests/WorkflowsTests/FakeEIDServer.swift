@@ -28,6 +28,8 @@ final class FakeEIDServer: PAOSTransport {
         /// Authenticated auxiliary data (age verification) in EAC1, signed with TA and verified
         /// through Transmit before DG4 is read.
         case ageVerification
+        /// The TA signature is the terminal key's r ‖ s cut or padded with zeros to this length.
+        case signatureLength(Int)
     }
 
     /// Born on or before 2008-01-01 (ERIKA, 1984, passes).
@@ -145,7 +147,11 @@ final class FakeEIDServer: PAOSTransport {
                 eac1Output = output
                 let key = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
                 ephemeral = key
-                let signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
+                var signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
+                if case .signatureLength(let length) = fault, let right = signature {
+                    signature = Array(
+                        (right + [UInt8](repeating: 0, count: max(0, length - right.count))).prefix(length))
+                }
                 return .didAuthenticate(
                     DIDAuthenticate(
                         .eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
@@ -197,13 +203,13 @@ final class FakeEIDServer: PAOSTransport {
         transmitRound += 1
         let command: CommandAPDU
         switch (transmitRound, fault) {
-        case (1, _): command = CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
+        case (1, _): command = try CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
         case (2, .ageVerification):
             // VERIFY of authenticated auxiliary data: 80 20 80 00, the OID.
-            command = CommandAPDU(
+            command = try CommandAPDU(
                 cla: 0x80, ins: 0x20, p1: 0x80, p2: 0x00,
                 data: AuthenticatedAuxiliaryData.Element.idDateOfBirth.tlv.bytes)
-        default: command = CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
+        default: command = try CommandAPDU.readBinary(shortFileID: 0x04, ne: 256)
         }
         guard var session = secure else { throw PAOSTransportError.connectionFailed }
         let protected = try session.protect(command)

@@ -59,6 +59,45 @@ import Testing
         #expect(checked.terminal == t.terminal.certificate)
     }
 
+    /// Auxiliary data of `length` bytes: an age verification and a community ID that fills the rest.
+    static func auxiliaryData(length: Int) -> [UInt8] {
+        let age = AuthenticatedAuxiliaryData.Element.ageVerification(CalendarDate(year: 2008, month: 1, day: 1)!)
+        for prefix in 0..<length {
+            let encoded = AuthenticatedAuxiliaryData([age, .communityID([UInt8](repeating: 0x02, count: prefix))])
+                .encoded
+            if encoded.count == length { return encoded }
+        }
+        return []
+    }
+
+    /// Authenticated auxiliary data come from the server unsigned until TA: at most
+    /// `AuthenticatedAuxiliaryData.maximumLength` (256) bytes are taken, before any card access.
+    @Test func auxiliaryDataAreBounded() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        var fits = try input(t, description: d)
+        fits.authenticatedAuxiliaryData = Self.auxiliaryData(length: AuthenticatedAuxiliaryData.maximumLength)
+        #expect(fits.authenticatedAuxiliaryData?.count == 256)
+        #expect(try check(fits).auxiliaryData?.communityID != nil)
+        for length in [257, 70_000] {
+            var over = fits
+            over.authenticatedAuxiliaryData = Self.auxiliaryData(length: length)
+            #expect(over.authenticatedAuxiliaryData?.count == length)
+            expectFailure(.auxiliaryDataTooLong(count: length)) { try check(over) }
+        }
+        #expect(AuthCheckError.auxiliaryDataTooLong(count: 257).result == .error(.parameterError))
+    }
+
+    /// The TA signature must be a plain r ‖ s of the AT key's curve: 64 bytes on brainpoolP256r1.
+    @Test func theSignatureLengthIsTwiceTheFieldSize() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let checked = try check(try input(t, description: d))
+        let group = try checked.chain.targetKey().group
+        #expect(checked.signatureLength == 2 * group.fieldSize)
+        #expect(checked.signatureLength == 64)
+    }
+
     @Test func exactlyOneDVAndOneTerminal() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)

@@ -57,7 +57,9 @@ struct ExternalAuthenticateHandler: CardCommandHandler {
         context.session.authenticatedAuxiliaryData = outcome.auxiliaryData.flatMap {
             try? AuthenticatedAuxiliaryData(encoded: $0)
         }
-        context.session.eacAccess = EACAccess(effectiveCHAT: outcome.effectiveCHAT, terminalAuthenticated: true)
+        context.session.eacAccess = EACAccess(
+            effectiveCHAT: outcome.effectiveCHAT, terminalAuthenticated: true,
+            pacePassword: context.session.authenticatedPassword)
         context.session.protocolState[ExternalAuthenticateHandler.outcomeKey] = outcome
         return ResponseAPDU(statusWord: .success)
     }

@@ -13,7 +13,8 @@ import SmartCard
 /// - id-CommunityID: passes when DG18's octets start with the value; needs the right
 ///   community-ID verification.
 /// 9000 passes, 6300 fails (also when the data group is missing or not a date). Before
-/// Terminal and Chip Authentication, or without the right → 6982. P1P2 other than 80 00 → 6A86;
+/// Terminal and Chip Authentication, after PACE with the CAN without "CAN allowed", or without
+/// the right → 6982 (`EACAccess.grants`). P1P2 other than 80 00 → 6A86;
 /// a data field that is not one OID → 6A80; another OID, or none of its kind among the
 /// authenticated auxiliary data → 6A88. Only CLA 80 (proprietary; 8C with secure messaging).
 struct VerifyHandler: CardCommandHandler {
@@ -29,7 +30,7 @@ struct VerifyHandler: CardCommandHandler {
             let oid = try? OID(derValue: tlvs[0].value)
         else { throw CardError.statusWord(.wrongData) }
         let access = context.session.eacAccess
-        guard access.isAuthenticated else { throw CardError.statusWord(.securityStatusNotSatisfied) }
+        guard access.opensEIDApplication else { throw CardError.statusWord(.securityStatusNotSatisfied) }
         let elements = context.session.authenticatedAuxiliaryData?.elements ?? []
         let dataGroups = context.fileSystem.eIDDataGroups
         let passes: Bool

@@ -69,13 +69,13 @@ public struct CardFileSystem: Equatable, Sendable {
         cardAccess: [UInt8], cardSecurity: [UInt8] = SimulatorSecurityInfos.defaultCardSecurity,
         dataGroups: [Int: [UInt8]] = EIDSampleData.dataGroups
     ) {
-        let dataGroupFiles = dataGroups.keys.sorted().compactMap { number -> ElementaryFile? in
+        let dataGroupFiles = dataGroups.sorted { $0.key < $1.key }.compactMap { number, content -> ElementaryFile? in
             guard let right = AccessRight.allCases.first(where: { $0.rawValue < 30 && $0.dataGroup == number }) else {
                 return nil
             }
             return ElementaryFile(
                 fileID: EIDDataGroup.fileID(number), shortFileID: EIDDataGroup.shortFileID(number),
-                content: dataGroups[number]!, readAccess: .granted(right))
+                content: content, readAccess: .granted(right))
         }
         self.init(
             dedicatedFiles: [

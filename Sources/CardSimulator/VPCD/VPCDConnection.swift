@@ -109,7 +109,10 @@ public final class VPCDConnection: @unchecked Sendable {
                 case 4: answer = card.atr
                 default: onEvent(.unknownControlCode(payload[0]))
                 }
-            } else if payload.count > 1 {
+            } else {
+                // Every frame but a control byte is a command, an empty one too (a terminal that
+                // could not encode its command sends one): it gets the card's 6700, not silence,
+                // which would leave vpcd, and the terminal, waiting forever.
                 if let vanishAfter, commandsAnswered >= vanishAfter { throw CardVanished() }
                 if let stallAfter, commandsAnswered >= stallAfter { continue }
                 commandsAnswered += 1

@@ -12,6 +12,12 @@ import SmartCard
 public struct AuthenticatedAuxiliaryData: Equatable, Sendable {
     public static let tag: UInt32 = 0x67
 
+    /// The most bytes (the whole `67` object) eid takes from an eID server: the three templates
+    /// TR-03110-3 A.6.5 defines (date of birth and date of expiry, 8 digits each; a community ID
+    /// of at most 7 bytes) take about 70 bytes together, so 256 leaves room for repeated or
+    /// future templates while keeping MSE:Set AT for TA a few hundred bytes long.
+    public static let maximumLength = 256
+
     /// One auxiliary data template.
     public enum Element: Equatable, Sendable {
         /// id-DateOfBirth: holders born on or before this date pass the age verification (DG8).

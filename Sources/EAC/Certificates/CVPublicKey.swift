@@ -42,13 +42,15 @@ public struct CVPublicKey: Equatable, Sendable {
         try reader.finish()
         self.algorithm = algorithm
         self.publicPoint = point
-        switch parameters.count {
-        case 0: domainParameters = nil
-        case 6:
+        if parameters.isEmpty {
+            domainParameters = nil
+        } else if let prime = parameters[0x81], let a = parameters[0x82], let b = parameters[0x83],
+            let generator = parameters[0x84], let order = parameters[0x85], let cofactor = parameters[0x87]
+        {
             domainParameters = ECDomainParameters(
-                prime: parameters[0x81]!, a: parameters[0x82]!, b: parameters[0x83]!, generator: parameters[0x84]!,
-                order: parameters[0x85]!, cofactor: parameters[0x87]!)
-        default: throw CVCertificateError.incompleteDomainParameters
+                prime: prime, a: a, b: b, generator: generator, order: order, cofactor: cofactor)
+        } else {
+            throw CVCertificateError.incompleteDomainParameters
         }
         guard point.first == 0x04, point.count > 1, point.count % 2 == 1 else {
             throw CVCertificateError.invalidPublicPoint

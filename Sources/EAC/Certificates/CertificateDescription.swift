@@ -99,6 +99,10 @@ public struct CertificateDescription: Equatable, Sendable {
             try inner.finish()
             return value
         }
+        func required(_ text: String?) throws -> String {
+            guard let text else { throw CVCertificateError.invalidText }
+            return text
+        }
         func text(_ value: [UInt8]?, ascii: Bool) throws -> String? {
             guard let value else { return nil }
             guard let s = String(validating: value, as: UTF8.self),
@@ -106,15 +110,15 @@ public struct CertificateDescription: Equatable, Sendable {
             else { throw CVCertificateError.invalidText }
             return s
         }
-        issuerName = try text(try explicit(1, 0x0C, optional: false), ascii: false)!
+        issuerName = try required(try text(try explicit(1, 0x0C, optional: false), ascii: false))
         issuerURL = try text(try explicit(2, 0x13, optional: true), ascii: true)
-        subjectName = try text(try explicit(3, 0x0C, optional: false), ascii: false)!
+        subjectName = try required(try text(try explicit(3, 0x0C, optional: false), ascii: false))
         subjectURL = try text(try explicit(4, 0x13, optional: true), ascii: true)
         switch type {
         case TermsOfUsage.plainText("").descriptionType:
-            termsOfUsage = .plainText(try text(try explicit(5, 0x0C, optional: false), ascii: false)!)
+            termsOfUsage = .plainText(try required(try text(try explicit(5, 0x0C, optional: false), ascii: false)))
         case TermsOfUsage.html("").descriptionType:
-            termsOfUsage = .html(try text(try explicit(5, 0x16, optional: false), ascii: true)!)
+            termsOfUsage = .html(try required(try text(try explicit(5, 0x16, optional: false), ascii: true)))
         case TermsOfUsage.pdf([]).descriptionType:
             termsOfUsage = .pdf(try explicit(5, 0x04, optional: false)!)
         default:

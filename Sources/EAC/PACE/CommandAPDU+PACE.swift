@@ -8,9 +8,9 @@ extension CommandAPDU {
     /// whose table says what each status word means: 9000 ready, 63C2 two PIN attempts left,
     /// 63C1 suspended, 63C0 blocked, 6283 deactivated, 6A80 / 6A88 refused.
     public static func mseSetAT(pace protocol: OID, password: PACEPasswordType, chat: [UInt8]? = nil)
-        -> CommandAPDU
+        throws(CommandAPDUError) -> CommandAPDU
     {
-        PACEAuthenticationTemplate(protocol: `protocol`, password: password, chat: chat).command
+        try PACEAuthenticationTemplate(protocol: `protocol`, password: password, chat: chat).command
     }
 
     /// GENERAL AUTHENTICATE for PACE with dynamic authentication data ('7C'); steps 1-3 are sent
@@ -28,7 +28,9 @@ extension CommandAPDU {
     /// | 6883 | the last command of the chain was expected |
     ///
     /// `PACEPasswordRefusal` reads the rows that mean the password was refused.
-    public static func generalAuthenticate(pace data: DynamicAuthenticationData, isLast: Bool) -> CommandAPDU {
-        CommandAPDU(cla: isLast ? 0x00 : 0x10, ins: 0x86, p1: 0x00, p2: 0x00, data: data.bytes, ne: 256)
+    public static func generalAuthenticate(pace data: DynamicAuthenticationData, isLast: Bool) throws(CommandAPDUError)
+        -> CommandAPDU
+    {
+        try CommandAPDU(cla: isLast ? 0x00 : 0x10, ins: 0x86, p1: 0x00, p2: 0x00, data: data.bytes, ne: 256)
     }
 }

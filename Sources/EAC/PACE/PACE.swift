@@ -44,7 +44,7 @@ public final class PACE {
     /// Sends MSE:Set AT and returns its outcome when PACE may follow (ready, a retry counter,
     /// suspended, blocked, deactivated); a refused one throws `setAuthenticationTemplateFailed`.
     public func setAuthenticationTemplate() throws -> MSESetATOutcome {
-        let command = CommandAPDU.mseSetAT(pace: steps.protocol.oid, password: password.type, chat: chat)
+        let command = try CommandAPDU.mseSetAT(pace: steps.protocol.oid, password: password.type, chat: chat)
         let outcome = MSESetATOutcome(statusWord: try channel.transmit(command).statusWord)
         guard outcome.allowsPACE else { throw PACEError.setAuthenticationTemplateFailed(outcome.statusWord) }
         return outcome

@@ -30,10 +30,13 @@ public struct PACEAuthenticationTemplate: Equatable, Sendable {
 
     /// MSE:Set AT carrying this template; its data objects in the order of TR-03110-3, D.3.3.
     public var command: CommandAPDU {
-        var data = TLV(tag: 0x80, value: `protocol`.derValue).bytes + TLV(tag: 0x83, value: [password.rawValue]).bytes
-        if let domainParameterID { data += TLV(tag: 0x84, value: domainParameterID).bytes }
-        if let chat { data += chat }
-        return CommandAPDU(cla: 0x00, ins: 0x22, p1: 0xC1, p2: 0xA4, data: data)
+        get throws(CommandAPDUError) {
+            var data =
+                TLV(tag: 0x80, value: `protocol`.derValue).bytes + TLV(tag: 0x83, value: [password.rawValue]).bytes
+            if let domainParameterID { data += TLV(tag: 0x84, value: domainParameterID).bytes }
+            if let chat { data += chat }
+            return try CommandAPDU(cla: 0x00, ins: 0x22, p1: 0xC1, p2: 0xA4, data: data)
+        }
     }
 
     /// Reads a received MSE:Set AT for PACE the way the eID card does. Throws

@@ -13,8 +13,8 @@ extension CommandAPDU {
     /// | 6982 | no PACE with the PIN in this card session (or its secure messaging ended) |
     /// | 6A80 | the new PIN is not 6 digits |
     /// | 6700 | no new PIN in the data |
-    public static func resetRetryCounter(change newPIN: [UInt8]) -> CommandAPDU {
-        CommandAPDU(ins: 0x2C, p1: 0x02, p2: PACEPasswordType.pin.rawValue, data: newPIN)
+    public static func resetRetryCounter(change newPIN: [UInt8]) throws(CommandAPDUError) -> CommandAPDU {
+        try CommandAPDU(ins: 0x2C, p1: 0x02, p2: PACEPasswordType.pin.rawValue, data: newPIN)
     }
 
     /// Unblock: 00 2C 03 03 without data, after PACE with the PUK; sets the PIN's counter back
@@ -26,7 +26,7 @@ extension CommandAPDU {
     /// | 6982 | the PUK is inoperative (used up; what a real card answers right after PACE with the right PUK), or no PACE with the PUK in this session |
     /// | 6983, 6984 | the PUK is inoperative (other cards' way of saying it) |
     /// | 6700 | data was sent |
-    public static func resetRetryCounter(unblock password: PACEPasswordType) -> CommandAPDU {
-        CommandAPDU(ins: 0x2C, p1: 0x03, p2: password.rawValue)
+    public static func resetRetryCounter(unblock password: PACEPasswordType) throws(CommandAPDUError) -> CommandAPDU {
+        try CommandAPDU(ins: 0x2C, p1: 0x03, p2: password.rawValue)
     }
 }

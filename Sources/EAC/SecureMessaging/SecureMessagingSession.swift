@@ -48,7 +48,7 @@ public struct SecureMessagingSession: Sendable {
         let data = dos + TLV(tag: 0x8E, value: mac).bytes
         guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.commandTooLong }
         let extended = command.isExtendedLength || data.count > CommandAPDU.maxShortData
-        return CommandAPDU(
+        return try CommandAPDU(
             cla: cla, ins: command.ins, p1: command.p1, p2: command.p2, data: data,
             ne: extended ? CommandAPDU.maxExtendedNe : CommandAPDU.maxShortNe)
     }
@@ -99,7 +99,7 @@ public struct SecureMessagingSession: Sendable {
         var data: [UInt8] = []
         if let cryptogram = objects[0x87] { data = try decrypt(paddingIndicated: cryptogram) }
         guard data.count <= CommandAPDU.maxExtendedData else { throw SecureMessagingError.malformedCommand }
-        return CommandAPDU(
+        return try CommandAPDU(
             cla: command.cla & ~0x0C, ins: command.ins, p1: command.p1, p2: command.p2, data: data, ne: ne)
     }
 

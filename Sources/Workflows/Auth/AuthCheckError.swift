@@ -29,6 +29,8 @@ public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible 
     case requiredCHATExceedsTerminal
     /// The authenticated auxiliary data do not decode.
     case malformedAuxiliaryData
+    /// The authenticated auxiliary data are longer than `AuthenticatedAuxiliaryData.maximumLength`.
+    case auxiliaryDataTooLong(count: Int)
 
     /// AusweisApp's FailureCode name (eid's own, in its spelling, where AusweisApp has none).
     public var name: String {
@@ -49,7 +51,7 @@ public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible 
         case .certificateHashNotInDescription: return "Certificate_Check_Failed_Hash_Missing_In_Description"
         case .malformedCHAT: return "Workflow_Invalid_Chat"
         case .requiredCHATExceedsTerminal: return "Workflow_Required_Chat_Exceeds_Terminal"
-        case .malformedAuxiliaryData: return "Workflow_Invalid_Auxiliary_Data"
+        case .malformedAuxiliaryData, .auxiliaryDataTooLong: return "Workflow_Invalid_Auxiliary_Data"
         }
     }
 
@@ -59,7 +61,7 @@ public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible 
         case .noUniqueDocumentVerifier, .noUniqueTerminal, .malformedCertificate, .preVerificationFailed:
             return .error(.invalidCertificatePath)
         case .noDescription, .noSubjectURL, .descriptionHashMismatch, .sameOriginPolicyViolation, .malformedCHAT,
-            .requiredCHATExceedsTerminal, .malformedAuxiliaryData:
+            .requiredCHATExceedsTerminal, .malformedAuxiliaryData, .auxiliaryDataTooLong:
             return .error(.parameterError)
         case .certificateHashNotInDescription: return .error(.trustedChannelEstablishmentFailed)
         }
@@ -81,6 +83,9 @@ public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible 
         case .requiredCHATExceedsTerminal:
             return "the service requires access rights its terminal certificate does not grant"
         case .malformedAuxiliaryData: return "the service's auxiliary data are malformed"
+        case .auxiliaryDataTooLong(let count):
+            return "the service's auxiliary data are \(count) bytes long, more than the "
+                + "\(AuthenticatedAuxiliaryData.maximumLength) an age, validity and community ID check need"
         }
     }
 }

@@ -152,7 +152,8 @@ public final class AuthWorkflow {
                 do {
                     let check = try TerminalCheck(
                         input, tcTokenURL: configuration.tcTokenURL, trustAnchors: configuration.trustAnchors,
-                        linkCertificates: configuration.linkCertificates, date: configuration.date, tlsCertificates: transport.serverCertificates)
+                        linkCertificates: configuration.linkCertificates, date: configuration.date,
+                        tlsCertificates: transport.serverCertificates)
                     run.terminal = check
                     run.rights = check.accessRights
                     transport.bindServerCertificates(check.acceptsServerCertificate)
@@ -293,6 +294,11 @@ public final class AuthWorkflow {
             signature = additional.signature
         }
         guard let signature else { return .failed(.authUnexpectedServerMessage) }
+        // Only a signature of the AT key's size goes to the card (TR-03111 plain r ‖ s): any other
+        // is refused here, as a malformed EphemeralPublicKey is, before it reaches the card.
+        guard signature.count == terminal.signatureLength else {
+            return .failed(.authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
+        }
         let data = try card.didAuthenticateEAC2(
             chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
             auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)

@@ -16,7 +16,8 @@ import SDK
 ///    terminal certificate's id-description;
 /// 4. subjectURL and tcTokenURL are the same origin;
 /// 5. every TLS server certificate seen hashes (the DV key's hash) into CommCertificates;
-/// 6. RequiredCHAT within the terminal certificate's CHAT; the access rights of §4.3.
+/// 6. RequiredCHAT within the terminal certificate's CHAT; the access rights of §4.3;
+/// 7. authenticated auxiliary data of at most `AuthenticatedAuxiliaryData.maximumLength` bytes that decode.
 public struct TerminalCheck: Sendable {
     public let chain: CVCertificateChain
     public let documentVerifier: CVCertificate
@@ -83,6 +84,9 @@ public struct TerminalCheck: Sendable {
             terminal: terminal.body.chat, documentVerifierRole: dv.role, requiredCHAT: try chat(input.requiredCHAT),
             optionalCHAT: try chat(input.optionalCHAT), chain: chain.effectiveCHAT)
         if let aux = input.authenticatedAuxiliaryData {
+            guard aux.count <= AuthenticatedAuxiliaryData.maximumLength else {
+                throw .auxiliaryDataTooLong(count: aux.count)
+            }
             guard let decoded = try? AuthenticatedAuxiliaryData(encoded: aux) else { throw .malformedAuxiliaryData }
             auxiliaryData = decoded
         } else {
@@ -92,6 +96,14 @@ public struct TerminalCheck: Sendable {
         self.terminal = terminal
         self.description = description
         transactionInfo = input.transactionInfo
+    }
+
+    /// The length of a TA signature by the terminal's key: a plain ECDSA signature r ‖ s
+    /// (TR-03111, 5.2.1) is twice the field size of the chain's curve. nil when the curve is not
+    /// one eid knows (the chain check has then refused it already).
+    public var signatureLength: Int? {
+        guard let curve = try? chain.domainParameters.curve(), let group = try? ECGroup(curve) else { return nil }
+        return 2 * group.fieldSize
     }
 
     /// The ACCESS_RIGHTS message for the rights as they stand.

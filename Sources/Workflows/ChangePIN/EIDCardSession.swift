@@ -52,13 +52,13 @@ public final class EIDCardSession: PINManagementCard {
     public func changePIN(to newPIN: Secret) throws -> StatusWord {
         // The command holds the new PIN in a buffer of its own (nothing else shares it), zeroed
         // in place once the protected command has been sent.
-        var command = CommandAPDU.resetRetryCounter(change: newPIN.copyBytes())
-        defer { Secret.zero(&command.data) }
+        var command = try CommandAPDU.resetRetryCounter(change: newPIN.copyBytes())
+        defer { command.zeroData() }
         return try resetRetryCounter(command)
     }
 
     public func unblockPIN() throws -> StatusWord {
-        try resetRetryCounter(.resetRetryCounter(unblock: .pin))
+        try resetRetryCounter(try .resetRetryCounter(unblock: .pin))
     }
 
     private func resetRetryCounter(_ command: CommandAPDU) throws -> StatusWord {
