@@ -177,8 +177,12 @@ final class CurlTransfer {
         _ = eid_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var location: UnsafeMutablePointer<CChar>? = nil
         _ = eid_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location)
+        // The body moves to the response: the transfer keeps no reference, so the caller can zero
+        // the one copy (a TcToken's PSK) in place.
+        let body = state.body
+        state.body = []
         return HTTPResponse(
-            url: request.url, status: status, headers: state.headers, body: state.body, tls: connection,
+            url: request.url, status: status, headers: state.headers, body: body, tls: connection,
             redirectURL: location.map { String(cString: $0) }
         )
     }
@@ -249,7 +253,16 @@ private func writeCallback(
         state.failure = .responseTooLarge(limit: state.configuration.maximumResponseBytes)
         return 0
     }
-    if let data { state.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+    guard let data else { return length }
+    if state.body.count + length > state.body.capacity {
+        // Grown by hand, so the old buffer is zeroed before it is freed (a TcToken holds the PSK).
+        var grown: [UInt8] = []
+        grown.reserveCapacity(max(state.body.capacity * 2, state.body.count + length, 4096))
+        grown.append(contentsOf: state.body)
+        state.body.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+        state.body = grown
+    }
+    state.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
     return length
 }
 
@@ -310,6 +323,7 @@ private func sslContextCallback(
     if X509_VERIFY_PARAM_set1_ip_asc(parameters, state.host) != 1 {
         guard X509_VERIFY_PARAM_set1_host(parameters, state.host, 0) == 1 else { return CURLE_SSL_CONNECT_ERROR }
     }
+    eid_ssl_ctx_cleanse_plaintext(context)
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, verifyCallback)
     SSL_CTX_set_info_callback(context, infoCallback)
     if state.preSharedKey != nil { SSL_CTX_set_psk_client_callback(context, preSharedKeyCallback) }
