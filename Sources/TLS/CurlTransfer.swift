@@ -18,7 +18,7 @@ final class TransferState {
 
     // One request.
     var host = ""
-    var body: [UInt8] = []
+    var body = ResponseBody()
     var headers: [HTTPHeader] = []
     var headerBytes = 0
     var failure: HTTPError?
@@ -139,7 +139,7 @@ final class CurlTransfer {
             headerList = appended
         }
         if state.cancellation.isCancelled { throw .cancelled }
-        state.body = []
+        state.body = ResponseBody()
         state.headers = []
         state.headerBytes = 0
         state.failure = nil
@@ -177,12 +177,8 @@ final class CurlTransfer {
         _ = eid_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
         var location: UnsafeMutablePointer<CChar>? = nil
         _ = eid_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location)
-        // The body moves to the response: the transfer keeps no reference, so the caller can zero
-        // the one copy (a TcToken's PSK) in place.
-        let body = state.body
-        state.body = []
         return HTTPResponse(
-            url: request.url, status: status, headers: state.headers, body: body, tls: connection,
+            url: request.url, status: status, headers: state.headers, body: state.body.take(), tls: connection,
             redirectURL: location.map { String(cString: $0) }
         )
     }
@@ -254,15 +250,7 @@ private func writeCallback(
         return 0
     }
     guard let data else { return length }
-    if state.body.count + length > state.body.capacity {
-        // Grown by hand, so the old buffer is zeroed before it is freed (a TcToken holds the PSK).
-        var grown: [UInt8] = []
-        grown.reserveCapacity(max(state.body.capacity * 2, state.body.count + length, 4096))
-        grown.append(contentsOf: state.body)
-        state.body.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
-        state.body = grown
-    }
-    state.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+    state.body.append(UnsafeRawBufferPointer(start: data, count: length))
     return length
 }
 
