@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Memory for secrets (PIN, CAN, PUK, the TcToken's PSK, session keys, the JSON input line):
-/// whole pages of its own, zeroed when made and zeroed again before they are freed, locked into
+/// whole pages of its own (an anonymous mapping), zeroed when made and zeroed again before they are freed, locked into
 /// RAM with `mlock` so that the kernel never writes them to swap, and kept out of core dumps
 /// (`MADV_DONTDUMP`) where the system has it.
 ///
@@ -26,13 +26,14 @@ public final class LockedBuffer {
         let size = Int(sysconf(Int32(_SC_PAGESIZE)))
         let pageSize = size > 0 ? size : 4096
         pageBytes = max(1, (max(count, 1) + pageSize - 1) / pageSize) * pageSize
-        var raw: UnsafeMutableRawPointer?
-        if posix_memalign(&raw, pageSize, pageBytes) != 0 || raw == nil {
-            // Out of memory: as Swift's own allocation does.
-            fatalError("LockedBuffer: cannot allocate \(pageBytes) bytes")
+        // A mapping of its own (zeroed by the kernel), not heap pages: locking and unlocking it
+        // never splits the heap's mapping, and unmapping it returns the pages at once.
+        let mapped = mmap(nil, pageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let mapped, mapped != MAP_FAILED else {
+            // Out of memory (or of mappings): as Swift's own allocation does.
+            fatalError("LockedBuffer: cannot map \(pageBytes) bytes")
         }
-        pages = raw!
-        memset(pages, 0, pageBytes)
+        pages = mapped
         #if os(Linux)
         _ = madvise(pages, pageBytes, Int32(MADV_DONTDUMP))
         #endif
@@ -43,7 +44,7 @@ public final class LockedBuffer {
     deinit {
         explicit_bzero(pages, pageBytes)
         if isLocked { _ = munlock(pages, pageBytes) }
-        free(pages)
+        _ = munmap(pages, pageBytes)
     }
 
     public var count: Int { bytes.count }
