@@ -49,9 +49,11 @@ public struct TcToken: Sendable {
     /// threw for another rule), if the document is well-formed XML with exactly one: where
     /// AusweisApp still sends the browser (with communicationError) when the token is unusable.
     public static func communicationErrorAddress(ofRefused bytes: [UInt8]) -> String? {
+        // The PSK's text is withheld here too: it never becomes a String.
+        let parser = XMLTreeParser(
+            maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256, secretElements: ["PSK"])
         guard
-            let root = try? XMLTreeParser(maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256).parse(
-                bytes),
+            let root = try? parser.parse(bytes),
             root.name == "TCTokenType"
         else { return nil }
         let found = root.children(named: "CommunicationErrorAddress")
