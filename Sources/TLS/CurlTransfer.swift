@@ -249,8 +249,7 @@ private func writeCallback(
         state.failure = .responseTooLarge(limit: state.configuration.maximumResponseBytes)
         return 0
     }
-    guard let data else { return length }
-    state.body.append(UnsafeRawBufferPointer(start: data, count: length))
+    if let data { state.body.append(UnsafeRawBufferPointer(start: data, count: length)) }
     return length
 }
 
