@@ -59,7 +59,7 @@ let package = Package(
         // certificates; eid-sim's default trust anchor, the tests' and the test server's issuer.
         .target(name: "TestPKI", dependencies: ["EAC", "EIDCrypto", "SmartCard"]),
         // HTTP over TLS for the eID client (TLS-1, TLS-2 with PSK or resumption) on libcurl + OpenSSL 3.
-        .target(name: "TLS", dependencies: ["CCurl"]),
+        .target(name: "TLS", dependencies: ["CCurl", "SmartCard"]),
         .target(
             name: "CardSimulator", dependencies: ["SmartCard", "EIDCrypto", "EAC", "OrderedJSON", "TestPKI"]
         ),

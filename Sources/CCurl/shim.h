@@ -63,6 +63,9 @@ static inline int eid_ssl_ctx_ex_index(void) {
     return index;
 }
 static inline int eid_ssl_ctx_set_sigalgs(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_sigalgs_list(ctx, list); }
+/* OpenSSL zeroes its copy of each received record's plaintext once it is handed on (a TcToken holds
+ * the TLS-2 PSK), instead of keeping it until the buffer is overwritten. */
+static inline void eid_ssl_ctx_cleanse_plaintext(SSL_CTX *ctx) { SSL_CTX_set_options(ctx, SSL_OP_CLEANSE_PLAINTEXT); }
 /* The server's ephemeral (EC)DH key of this connection, or NULL (PSK without DHE, or resumed). Free it. */
 static inline EVP_PKEY *eid_ssl_peer_tmp_key(SSL *ssl) {
     EVP_PKEY *key = NULL;

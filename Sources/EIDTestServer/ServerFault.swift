@@ -51,6 +51,11 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case auxAge = "aux_age"
     /// One APDU per Transmit.
     case transmitSingle = "transmit_single"
+    /// A CVCA rollover: the DV and AT are issued under the next CVCA (`ServerPKI.rollover`) and
+    /// EAC1 carries the link certificate (next CVCA's key signed by the CVCA the card trusts)
+    /// before them; the client takes it into its chain and the card, verifying it, moves its
+    /// trust point on.
+    case cvcaLink = "cvca_link"
     // Transport faults: the front end's.
     /// Answers after a delay.
     case slow
@@ -89,7 +94,8 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// Whether a conforming client ends the session successfully despite the fault.
     public var clientSucceeds: Bool {
         switch self {
-        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .slow, .redirect, .psk: return true
+        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .slow, .redirect, .psk:
+            return true
         default: return false
         }
     }

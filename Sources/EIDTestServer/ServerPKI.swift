@@ -19,8 +19,12 @@ public struct ServerPKI: Sendable {
     /// The trust anchor of passive authentication.
     public let csca: X509Certificate
     /// The CVCA with its private key, when the server has it (the test PKI): needed only for
-    /// the fault `chat_beyond_dv`.
+    /// the faults `chat_beyond_dv` and `cvca_link`.
     public let authority: TestCertificateAuthority?
+    /// The next CVCA (`rolloverHolderReference`, a key of its own made once per server) and the
+    /// link certificate to it from `cvca`, when the server has the CVCA's key: the fault
+    /// `cvca_link` issues its DV and AT under it and sends the link certificate first in EAC1.
+    public let rollover: CVCALink?
 
     /// Checks that the chain CVCA → DV → AT verifies (signatures, roles, dates) on `date`, that
     /// the AT key is the certificate's, and that the AT certificate carries the description's hash.
@@ -42,6 +46,18 @@ public struct ServerPKI: Sendable {
         self.description = description
         self.csca = csca
         self.authority = authority
+        rollover = try? authority?.link(
+            to: ServerPKI.rolloverHolderReference(after: cvca.body.holderReference), effectiveDate: date,
+            expirationDate: try date.adding(days: 3 * 365))
+    }
+
+    /// The CHR of the CVCA after `chr`: its sequence number (the last five characters, digits)
+    /// plus one, as the BSI numbers its CVCAs (DECVCAeID00107 → DECVCAeID00108).
+    public static func rolloverHolderReference(after chr: String) -> String {
+        let digits = chr.suffix(5)
+        guard digits.count == 5, let number = Int(digits), digits.allSatisfy(\.isNumber) else { return chr + "1" }
+        let next = String(number + 1 == 100_000 ? 1 : number + 1)
+        return chr.dropLast(5) + String(repeating: "0", count: 5 - next.count) + next
     }
 
     /// The project's test PKI: a fresh DV (90 days) and AT (30 days) from `date` under the

@@ -2,8 +2,8 @@ import EAC
 import EIDCrypto
 import TestPKI
 
-/// What one session presents in EAC1 and signs in EAC2: the certificates (DV, then AT, as
-/// encoded), the certificate description, the AT key and its algorithm, the authenticated
+/// What one session presents in EAC1 and signs in EAC2: the certificates (link certificates,
+/// then DV, then AT, as encoded), the certificate description, the AT key and its algorithm, the authenticated
 /// auxiliary data. Normally the server PKI's; the certificate faults issue their own here.
 struct SessionTerminal: Sendable {
     let certificates: [[UInt8]]
@@ -30,15 +30,24 @@ struct SessionTerminal: Sendable {
         var description = pki.description
         var sentDescription: CertificateDescription?
         var extra: [IssuedCertificate] = []
+        var links: [CVCertificate] = []
         let rights = pki.terminal.certificate.body.chat.accessRights
         let chr = pki.terminal.holderReference
-        let parameters = pki.cvca.body.publicKey.domainParameters
+        var parameters = pki.cvca.body.publicKey.domainParameters
         func issue(_ description: CertificateDescription, effective: CalendarDate = date, days: Int = 30) throws
             -> IssuedCertificate
         {
             try dv.issueTerminal(
                 rights: rights, description: description, holderReference: chr, effectiveDate: effective,
                 expirationDate: try effective.adding(days: days), domainParameters: parameters)
+        }
+        if faults.contains(.cvcaLink) {
+            guard let rollover = pki.rollover else { throw ServerPKIError.cannotIssue("no CVCA key for a link") }
+            dv = try rollover.successor.issueDocumentVerifier(
+                rights: dv.certificate.body.chat.accessRights, effectiveDate: date)
+            parameters = rollover.successor.domainParameters
+            links = [rollover.link]
+            terminal = try issue(description)
         }
         let origin = description.subjectURL
         let hashes = description.commCertificates ?? []
@@ -75,7 +84,7 @@ struct SessionTerminal: Sendable {
                 subjectURL: description.subjectURL, termsOfUsage: description.termsOfUsage,
                 commCertificates: description.commCertificates)
         }
-        certificates = try ([dv, terminal] + extra).map { try $0.certificate.encoded }
+        certificates = try (links + ([dv, terminal] + extra).map(\.certificate)).map { try $0.encoded }
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal
         algorithm = terminal.certificate.body.publicKey.algorithm

@@ -2,6 +2,10 @@ import SDK
 import SmartCard
 import Workflows
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The input side of the JSON face: lines arrive on one thread (`feed`), the workflow takes
 /// commands on another (`next`). Commands are kept in order, so a script may pipe all its
 /// answers ahead; lines that are not commands are answered at once (INVALID,
@@ -32,10 +36,25 @@ public final class CommandQueue: @unchecked Sendable {
         self.answer = answer
     }
 
-    /// Takes one line of input. The caller may wipe `line` afterwards.
+    /// Takes one line of input (a copy: the caller's array is not wiped; input from outside
+    /// goes through `feed(wiping:)`).
     public func feed(line: [UInt8]) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
-        switch SDKCommand.parse(line) {
+        take(SDKCommand.parse(line))
+    }
+
+    /// Takes one line of input and zeroes it (`SDKCommand.parse(wiping:)`: a secret in it goes
+    /// from the line into a `Secret` and nowhere else).
+    public func feed(wiping line: UnsafeMutableBufferPointer<UInt8>) {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) {
+            if let base = line.baseAddress { explicit_bzero(base, line.count) }
+            return
+        }
+        take(SDKCommand.parse(wiping: line))
+    }
+
+    private func take(_ parsed: SDKCommand.Parsed) {
+        switch parsed {
         case .rejected(let message):
             reply(message)
         case .command(.cancel):

@@ -6,9 +6,10 @@ import Glibc
 #endif
 
 /// Reads its line input (standard input) on a thread of its own and feeds each line to a command queue. The
-/// bytes go through two fixed buffers, allocated once and zeroed after use, since a line may
-/// hold a PIN: nothing grows, so no copy is left behind in freed memory. A line longer than
-/// `maximumLineLength` is answered with INVALID and dropped as a whole.
+/// bytes go through two fixed `LockedBuffer`s (locked into RAM where the system allows it),
+/// allocated once and zeroed after use, since a line may hold a PIN: nothing grows, so no copy is
+/// left behind in freed memory, and the line itself is parsed in place (`CommandQueue.feed(wiping:)`).
+/// A line longer than `maximumLineLength` is answered with INVALID and dropped as a whole.
 public final class StandardInputReader: Sendable {
     /// Far more than any SDK command eid takes (the longest, SET_PUK, is about 40 bytes).
     public static let maximumLineLength = 4096
@@ -28,16 +29,10 @@ public final class StandardInputReader: Sendable {
         let input = self.input
         let console = self.console
         _ = DetachedThread.start {
-            let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: StandardInputReader.maximumLineLength)
-            let chunk = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 1024)
-            line.initialize(repeating: 0)
-            chunk.initialize(repeating: 0)
-            defer {
-                explicit_bzero(line.baseAddress!, line.count)
-                explicit_bzero(chunk.baseAddress!, chunk.count)
-                line.deallocate()
-                chunk.deallocate()
-            }
+            let lineBuffer = LockedBuffer(count: StandardInputReader.maximumLineLength)
+            let chunkBuffer = LockedBuffer(count: 1024)
+            let line = lineBuffer.bytes
+            let chunk = chunkBuffer.bytes
             var count = 0
             var overflow = false
             func deliver() {
@@ -45,12 +40,9 @@ public final class StandardInputReader: Sendable {
                     console.json(
                         .invalid(error: "The line is too long: at most \(StandardInputReader.maximumLineLength) bytes"))
                 } else {
-                    // Made at its final size (no regrowth) and zeroed after use.
-                    var bytes = Array(UnsafeBufferPointer(rebasing: line[0..<count]))
-                    queue.feed(line: bytes)
-                    Secret.zero(&bytes)
+                    queue.feed(wiping: UnsafeMutableBufferPointer(rebasing: line[0..<count]))
                 }
-                explicit_bzero(line.baseAddress!, line.count)
+                lineBuffer.wipe()
                 count = 0
                 overflow = false
             }
@@ -71,6 +63,8 @@ public final class StandardInputReader: Sendable {
                 explicit_bzero(chunk.baseAddress!, n)
             }
             if count > 0 || overflow { deliver() }
+            // The buffers are zeroed when they go (LockedBuffer's deinit), at the end of input.
+            withExtendedLifetime((lineBuffer, chunkBuffer)) {}
             queue.finish()
         }
     }

@@ -29,17 +29,16 @@ public final class TerminalInput: @unchecked Sendable {
     /// The line typed so far (`count` bytes), and whether it was longer than the buffer.
     private var count = 0
     private var overflow = false
-    private let line = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: TerminalInput.maximumLength)
+    /// Locked into RAM where the system allows it; zeroed after each line and when it goes.
+    private let lineBuffer = LockedBuffer(count: TerminalInput.maximumLength)
+    private var line: UnsafeMutableBufferPointer<UInt8> { lineBuffer.bytes }
 
     public init(device: any TerminalDevice) {
         self.device = device
-        line.initialize(repeating: 0)
     }
 
     deinit {
         restore()
-        explicit_bzero(line.baseAddress!, line.count)
-        line.deallocate()
     }
 
     public enum Answer {
@@ -98,11 +97,10 @@ public final class TerminalInput: @unchecked Sendable {
         overflow = false
     }
 
-    /// The first `count` bytes of the line as a secret (the intermediate array is zeroed by
-    /// `Secret(consuming:)`; it is made at its final size, so it never regrows).
+    /// The first `count` bytes of the line as a secret, copied from the line and zeroed there
+    /// (no intermediate array).
     private func take(_ count: Int) -> Answer {
-        var bytes = Array(UnsafeBufferPointer(rebasing: line[0..<count]))
-        return .secret(Secret(consuming: &bytes))
+        .secret(Secret(consuming: UnsafeMutableBufferPointer(rebasing: line[0..<count])))
     }
 
     /// Turns echo off for `prompt`; false when eid has been interrupted already.

@@ -32,11 +32,13 @@ public final class HTTPPAOSTransport: PAOSTransport {
         certificates = fetched.serverCertificates
         if let psk = fetched.tcToken.psk {
             do {
-                // The key goes to memory of its own in PreSharedKey; withBytes wipes its copy.
+                // The key goes to locked memory of its own in PreSharedKey; withBytes wipes its copy.
                 let key = try psk.withBytes { bytes in
                     try PreSharedKey(identity: fetched.tcToken.sessionIdentifier, key: bytes)
                 }
                 channel = .preSharedKey(key)
+                // TLS-2 holds the key now: the TcToken's copy goes.
+                psk.wipe()
             } catch let error as TLSError {
                 throw .tlsRefused(reason: error.description)
             } catch {

@@ -1,4 +1,5 @@
 import Online
+import SmartCard
 import TLS
 import Workflows
 
@@ -14,6 +15,11 @@ public struct TcTokenFetch {
         public var tcToken: TcToken
         /// Every hop's server certificate (DER), in order.
         public var serverCertificates: [[UInt8]]
+
+        public init(tcToken: TcToken, serverCertificates: [[UInt8]]) {
+            self.tcToken = tcToken
+            self.serverCertificates = serverCertificates
+        }
     }
 
     /// Why no usable TcToken came back.
@@ -41,22 +47,32 @@ public struct TcTokenFetch {
 
     public init(session: HTTPSession) { self.session = session }
 
+    ///
+    /// The body, which holds the PSK in hex, is zeroed once parsed (the transfer kept no other
+    /// reference to it, and its buffer never regrew unzeroed: `HTTPSession`).
     public func fetch(_ tcTokenURL: String) throws(Failure) -> Fetched {
-        let chain: RedirectChain
+        var chain: RedirectChain
         do {
             chain = try session.fetch(tcTokenURL, headers: [HTTPHeader(name: "User-Agent", value: Self.userAgent)])
         } catch {
             throw .unavailable(PAOSTransportError(error))
         }
-        let response = chain.response
-        guard response.status == 200 else { throw .unavailable(.httpStatus(response.status)) }
+        let last = chain.hops.count - 1
+        let status = chain.hops[last].status
+        guard status == 200 else {
+            Secret.zero(&chain.hops[last].body)
+            throw .unavailable(.httpStatus(status))
+        }
         let token: TcToken
+        switch TcToken.parse(wiping: &chain.hops[last].body) {
+        case .success(let parsed): token = parsed
+        case .failure(let refused):
+            throw .invalid(refused.error, communicationErrorAddress: refused.communicationErrorAddress)
+        }
         do {
-            token = try TcToken.parse(response.body)
             try token.checkAttachedServer(tcTokenURL: tcTokenURL)
         } catch {
-            throw .invalid(
-                error, communicationErrorAddress: TcToken.communicationErrorAddress(ofRefused: response.body))
+            throw .invalid(error, communicationErrorAddress: token.usableCommunicationErrorAddress)
         }
         return Fetched(tcToken: token, serverCertificates: chain.serverCertificates)
     }

@@ -19,21 +19,25 @@ extension JSONValue {
     /// surrogates, numbers in JSON's own form. Member order is kept.
     public init(parsing bytes: [UInt8], limits: JSONLimits = JSONLimits()) throws(JSONError) {
         guard bytes.count <= limits.maxBytes else { throw .tooLarge(limit: limits.maxBytes) }
-        var parser = JSONParser(bytes: bytes, maxDepth: limits.maxDepth)
-        self = try parser.parseText()
+        self = try bytes.withUnsafeBufferPointer { (buffer) throws(JSONError) -> JSONValue in
+            var parser = JSONParser(bytes: buffer, maxDepth: limits.maxDepth, withheld: nil)
+            return try parser.parseText()
+        }
     }
 }
 
-/// A recursive-descent reader over the bytes; recursion depth is bounded by `maxDepth`.
-private struct JSONParser {
-    let bytes: [UInt8]
+/// A recursive-descent reader over the bytes (values withheld by `JSONValue+Withholding.swift`); recursion depth is bounded by `maxDepth`.
+struct JSONParser {
+    let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
+    let withheld: Withheld?
     var offset = 0
     var depth = 0
 
-    init(bytes: [UInt8], maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, withheld: Withheld?) {
         self.bytes = bytes
         self.maxDepth = maxDepth
+        self.withheld = withheld
     }
 
     mutating func parseText() throws(JSONError) -> JSONValue {
@@ -44,7 +48,7 @@ private struct JSONParser {
         return value
     }
 
-    private var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
     private mutating func skipWhitespace() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { offset += 1 }
@@ -136,7 +140,11 @@ private struct JSONParser {
             skipWhitespace()
             try expect(UInt8(ascii: ":"))
             skipWhitespace()
-            members.append((name, try parseValue()))
+            if depth == 1, let withheld, withheld.names.contains(name), current == UInt8(ascii: "\"") {
+                try parseWithheldString(named: name, into: withheld)
+            } else {
+                members.append((name, try parseValue()))
+            }
             skipWhitespace()
             guard let next = current else { throw .unexpectedEnd }
             offset += 1
@@ -153,15 +161,21 @@ private struct JSONParser {
     /// A string from its opening quote to its closing quote; escapes resolved, UTF-8 checked.
     private mutating func parseString() throws(JSONError) -> String {
         let start = offset
+        var utf8 = StringBytes(buffer: nil)
+        try parseStringBytes(into: &utf8)
+        guard let string = String(validating: utf8.array, as: UTF8.self) else { throw .invalidUTF8(offset: start) }
+        return string
+    }
+
+    /// The bytes of a string from its opening quote to its closing quote, escapes resolved.
+    mutating func parseStringBytes(into utf8: inout StringBytes) throws(JSONError) {
         offset += 1
-        var utf8: [UInt8] = []
         while true {
             guard let byte = current else { throw .unexpectedEnd }
             switch byte {
             case UInt8(ascii: "\""):
                 offset += 1
-                guard let string = String(validating: utf8, as: UTF8.self) else { throw .invalidUTF8(offset: start) }
-                return string
+                return
             case UInt8(ascii: "\\"):
                 try parseEscape(into: &utf8)
             case 0x00..<0x20:
@@ -173,7 +187,7 @@ private struct JSONParser {
         }
     }
 
-    private mutating func parseEscape(into utf8: inout [UInt8]) throws(JSONError) {
+    private mutating func parseEscape(into utf8: inout StringBytes) throws(JSONError) {
         let start = offset
         offset += 1
         guard let byte = current else { throw .unexpectedEnd }
@@ -202,7 +216,7 @@ private struct JSONParser {
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
             }
             // Every code point outside the surrogates is a scalar.
-            utf8.append(contentsOf: Unicode.Scalar(code)!.utf8)
+            for byte in Unicode.Scalar(code)!.utf8 { utf8.append(byte) }
             return
         default: throw .invalidEscape(offset: start)
         }

@@ -1,6 +1,12 @@
 import OrderedJSON
 import SmartCard
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
 public enum SDKCommand {
     /// SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN. `value` is nil when the command had none, or
@@ -41,6 +47,9 @@ public enum SDKCommand {
         }
     }
 
+    /// The member that holds the secret of SET_PIN, SET_CAN, SET_PUK and SET_NEW_PIN.
+    static let secretMember = "value"
+
     /// Every command name of the SDK; a name outside this list is UNKNOWN_COMMAND.
     public static let knownNames: Set<String> = [
         "GET_INFO", "GET_STATUS", "GET_API_LEVEL", "SET_API_LEVEL", "GET_READER", "GET_READER_LIST",
@@ -48,13 +57,33 @@ public enum SDKCommand {
         "GET_CERTIFICATE", "CANCEL", "ACCEPT", "INTERRUPT", "SET_PIN", "SET_NEW_PIN", "SET_CAN", "SET_PUK",
     ]
 
-    /// Parses one line of input. A line that is not a JSON object gives `.invalid`, an object
-    /// without a string "cmd" gives `.invalid`, an unknown name `.unknownCommand`; these are
-    /// the SDK messages to answer with.
+    /// Parses one line of input (a copy of it: the caller's array is not wiped; input read
+    /// from outside goes through `parse(wiping:)`).
     public static func parse(_ line: [UInt8]) -> Parsed {
+        let copy = LockedBuffer(count: line.count)
+        for (i, byte) in line.enumerated() { copy.bytes[i] = byte }
+        return parse(wiping: copy.bytes)
+    }
+
+    /// Parses one line of input and zeroes it. A line that is not a JSON object gives
+    /// `.invalid`, an object without a string "cmd" gives `.invalid`, an unknown name
+    /// `.unknownCommand`; these are the SDK messages to answer with.
+    ///
+    /// The secret of SET_PIN, SET_CAN, SET_PUK and SET_NEW_PIN (a string "value") never becomes a
+    /// Swift `String`: the JSON parser decodes it into a locked scratch buffer, from which it goes
+    /// into a `Secret`; the scratch and the line are zeroed before this returns. A "value" of any
+    /// other command is wiped the same way and ignored.
+    public static func parse(wiping line: UnsafeMutableBufferPointer<UInt8>) -> Parsed {
+        defer { if let base = line.baseAddress { explicit_bzero(base, line.count) } }
+        let scratch = LockedBuffer(count: line.count)
+        var secret: Secret?
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: line)
+            value = try JSONValue(
+                parsing: UnsafeBufferPointer(line), withholding: [secretMember], scratch: scratch.bytes
+            ) { _, bytes in
+                secret = Secret(consuming: bytes)
+            }
         } catch {
             // Never pass the parser's error on either: the line may hold a PIN, and INVALID
             // says the same for every broken line.
@@ -71,7 +100,7 @@ public enum SDKCommand {
         guard case .string(let name) = cmd else { return .rejected(.invalid(error: "Invalid command")) }
         guard knownNames.contains(name) else { return .rejected(.unknownCommand(name)) }
         if let kind = SecretKind(commandName: name) {
-            return .command(.setSecret(kind, value: value["value"]?.string.map(Secret.init)))
+            return .command(.setSecret(kind, value: secret))
         }
         switch name {
         case "CANCEL": return .command(.cancel)

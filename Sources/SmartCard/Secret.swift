@@ -4,25 +4,36 @@ import Glibc
 import Darwin
 #endif
 
-/// A PIN, CAN or PUK while eid holds it. The digits live in one heap buffer that is zeroed
-/// when the secret is wiped or released; the type is deliberately not `Codable`,
+/// A PIN, CAN or PUK while eid holds it. The digits live in a `LockedBuffer` (pages of their
+/// own, locked into RAM where the system allows it) that is zeroed when the secret is wiped or
+/// released; the type is deliberately not `Codable`,
 /// not `CustomStringConvertible` and not `Equatable`, so a secret cannot be printed, logged or
 /// compared by accident. Compare with `matches(_:)`, which takes constant time.
 public final class Secret {
-    private var storage: UnsafeMutableBufferPointer<UInt8>
+    private let buffer: LockedBuffer
+    private var storage: UnsafeMutableBufferPointer<UInt8> { buffer.bytes }
     private var length: Int
 
     /// Takes the bytes and zeroes the caller's array.
     public init(consuming bytes: inout [UInt8]) {
-        storage = .allocate(capacity: max(bytes.count, 1))
-        storage.initialize(repeating: 0)
+        buffer = LockedBuffer(count: max(bytes.count, 1))
         length = bytes.count
-        for i in 0..<bytes.count { storage[i] = bytes[i] }
+        for i in 0..<bytes.count { buffer.bytes[i] = bytes[i] }
         Secret.zero(&bytes)
     }
 
-    /// Copies the UTF-8 of a string. Swift strings cannot be wiped; use this only where the
-    /// value already arrived as a string (a decoded JSON command), and drop the string soon.
+    /// Copies the bytes and zeroes the caller's buffer (a JSON value decoded in place, the
+    /// TcToken's PSK), so that the secret never passes through an array or a string.
+    public init(consuming bytes: UnsafeMutableBufferPointer<UInt8>) {
+        buffer = LockedBuffer(count: max(bytes.count, 1))
+        length = bytes.count
+        for i in 0..<bytes.count { buffer.bytes[i] = bytes[i] }
+        if let base = bytes.baseAddress { explicit_bzero(base, bytes.count) }
+    }
+
+    /// Copies the UTF-8 of a string. Swift strings cannot be wiped: only for values that are no
+    /// secret of a person (a literal in a benchmark or a test); input is read with
+    /// `init(consuming:)`.
     public convenience init(_ string: String) {
         var bytes = Array(string.utf8)
         self.init(consuming: &bytes)
@@ -30,8 +41,13 @@ public final class Secret {
 
     deinit {
         wipe()
-        storage.deallocate()
     }
+
+    /// Whether the storage is locked into RAM (`LockedBuffer.isLocked`).
+    public var isMemoryLocked: Bool { buffer.isLocked }
+
+    /// The storage's address, for tests that check the page's lock in /proc/self/smaps.
+    public var storageAddress: UnsafeRawPointer { UnsafeRawPointer(buffer.baseAddress) }
 
     /// The number of characters (bytes) held.
     public var count: Int { length }
@@ -69,7 +85,7 @@ public final class Secret {
 
     /// Overwrites the digits with zeros; the secret is empty afterwards.
     public func wipe() {
-        if let base = storage.baseAddress { explicit_bzero(base, storage.count) }
+        buffer.wipe()
         length = 0
     }
 

@@ -27,6 +27,7 @@ func sslContextCallback(
     if X509_VERIFY_PARAM_set1_ip_asc(parameters, state.host) != 1 {
         guard X509_VERIFY_PARAM_set1_host(parameters, state.host, 0) == 1 else { return CURLE_SSL_CONNECT_ERROR }
     }
+    eid_ssl_ctx_cleanse_plaintext(context)
     SSL_CTX_set_verify(context, SSL_VERIFY_PEER, verifyCallback)
     SSL_CTX_set_info_callback(context, infoCallback)
     if state.preSharedKey != nil { SSL_CTX_set_psk_client_callback(context, preSharedKeyCallback) }

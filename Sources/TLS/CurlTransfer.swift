@@ -23,7 +23,7 @@ final class TransferState {
 
     // One request.
     var host = ""
-    var body: [UInt8] = []
+    var body = ResponseBody()
     var headers: [HTTPHeader] = []
     var headerBytes = 0
     var failure: HTTPError?
@@ -144,7 +144,7 @@ final class CurlTransfer {
             headerList = appended
         }
         if state.cancellation.isCancelled { throw .cancelled }
-        state.body = []
+        state.body = ResponseBody()
         state.headers = []
         state.headerBytes = 0
         state.failure = nil
@@ -183,7 +183,7 @@ final class CurlTransfer {
         var location: UnsafeMutablePointer<CChar>? = nil
         _ = eid_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &location)
         return HTTPResponse(
-            url: request.url, status: status, headers: state.headers, body: state.body, tls: connection,
+            url: request.url, status: status, headers: state.headers, body: state.body.take(), tls: connection,
             redirectURL: location.map { String(cString: $0) }
         )
     }
@@ -254,7 +254,7 @@ private func writeCallback(
         state.failure = .responseTooLarge(limit: state.configuration.maximumResponseBytes)
         return 0
     }
-    if let data { state.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length)) }
+    if let data { state.body.append(UnsafeRawBufferPointer(start: data, count: length)) }
     return length
 }
 

@@ -1,8 +1,10 @@
 import CCurl
+import SmartCard
 
 /// The TLS-2 pre-shared key of a TcToken (RFC 4279): identity = the SessionIdentifier's bytes, key = the
-/// hex-decoded PSK. The key lives in memory of its own, never in an Array, and is wiped by `wipe()` or when
-/// the last reference goes; no description of it ever shows the key.
+/// hex-decoded PSK. The key lives in a `LockedBuffer` of its own (locked into RAM where the system allows it),
+/// never in an Array, and is wiped by `wipe()` or when the last reference goes; no description of it ever
+/// shows the key.
 public final class PreSharedKey: CustomStringConvertible {
     public enum Problem: Error, Equatable, Sendable, CustomStringConvertible {
         case emptyKey
@@ -29,7 +31,8 @@ public final class PreSharedKey: CustomStringConvertible {
     public static let maximumIdentityBytes = 128
 
     public let identity: [UInt8]
-    private let key: UnsafeMutableRawBufferPointer
+    private let storage: LockedBuffer
+    private var key: UnsafeMutableRawBufferPointer { UnsafeMutableRawBufferPointer(storage.bytes) }
     private var wiped = false
 
     /// - Parameters:
@@ -48,13 +51,13 @@ public final class PreSharedKey: CustomStringConvertible {
         guard digits.count / 2 <= Self.maximumKeyBytes else {
             throw .invalidPreSharedKey(.keyTooLong(maximumBytes: Self.maximumKeyBytes))
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: digits.count / 2, alignment: 1)
+        let locked = LockedBuffer(count: digits.count / 2)
+        let buffer = locked.bytes
         var index = 0
         var high: UInt8? = nil
         for digit in digits {
             guard let nibble = Self.nibble(digit) else {
-                OPENSSL_cleanse(buffer.baseAddress, buffer.count)
-                buffer.deallocate()
+                // The LockedBuffer is zeroed as it goes.
                 throw .invalidPreSharedKey(.keyNotHex)
             }
             if let h = high {
@@ -66,7 +69,7 @@ public final class PreSharedKey: CustomStringConvertible {
             }
         }
         self.identity = identityBytes
-        self.key = buffer
+        self.storage = locked
     }
 
     /// - Parameters:
@@ -83,20 +86,22 @@ public final class PreSharedKey: CustomStringConvertible {
         guard key.count <= Self.maximumKeyBytes else {
             throw .invalidPreSharedKey(.keyTooLong(maximumBytes: Self.maximumKeyBytes))
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: key.count, alignment: 1)
-        buffer.copyBytes(from: key)
+        let locked = LockedBuffer(count: key.count)
+        for (i, byte) in key.enumerated() { locked.bytes[i] = byte }
         self.identity = identityBytes
-        self.key = buffer
+        self.storage = locked
     }
+
+    /// Whether the key's memory is locked into RAM (`LockedBuffer.isLocked`).
+    public var isMemoryLocked: Bool { storage.isLocked }
 
     deinit {
         wipe()
-        key.deallocate()
     }
 
     /// Overwrites the key with zeros; a handshake after this fails with `preSharedKeyRejected`.
     public func wipe() {
-        OPENSSL_cleanse(key.baseAddress, key.count)
+        storage.wipe()
         wiped = true
     }
 

@@ -9,6 +9,8 @@ public enum TestPKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case wrongRole(CertificateRole)
     /// A validity that ends before it starts, or after 2099 (CV certificate dates end there).
     case invalidValidity(days: Int)
+    /// A CVCA certificate without the domain parameters a link to a new CVCA key needs.
+    case missingDomainParameters(holderReference: String)
 
     public var description: String {
         switch self {
@@ -18,6 +20,8 @@ public enum TestPKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a \(role) cannot be used here: DV certificates need a DV role and issue terminal certificates"
         case .invalidValidity(let days):
             return "a validity of \(days) days is not possible: use 0 or more days ending by 2099-12-31"
+        case .missingDomainParameters(let chr):
+            return "the CVCA certificate \(chr) carries no domain parameters, so no new CVCA key can be linked from it"
         }
     }
 }

@@ -284,6 +284,55 @@ import Testing
                 == .conditionsOfUseNotSatisfied)
     }
 
+    /// A link certificate from `issuer` (its key `issuerKey`) to a new CVCA `chr` with a fresh key.
+    func link(
+        from issuer: CVCertificate, key issuerKey: ECKeyPair, to chr: String, effective: CalendarDate
+    ) throws -> (CVCertificate, ECKeyPair) {
+        let newKey = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
+        let certificate = try CVCertificateBody(
+            authorityReference: issuer.body.holderReference,
+            publicKey: try CVPublicKey(
+                algorithm: .ecdsaSHA256, point: newKey.publicKey, includingDomainParameters: true),
+            holderReference: chr, chat: pki.cvca.body.chat, effectiveDate: effective,
+            expirationDate: CalendarDate(year: effective.year + 3, month: effective.month, day: effective.day)!
+        ).signed(by: issuerKey.privateKey, algorithm: .ecdsaSHA256)
+        return (certificate, newKey)
+    }
+
+    /// Two rollovers: the trust point moves on each time, the card keeps the newest two, and the
+    /// oldest can no longer be selected (6A88).
+    @Test func theTrustPointMovesOnAndTheCardKeepsTwo() throws {
+        let (second, secondKey) = try link(
+            from: pki.cvca, key: pki.cvcaKey, to: "DETESTCVCA00002",
+            effective: CalendarDate(year: 2026, month: 11, day: 22)!)
+        let (third, _) = try link(
+            from: second, key: secondKey, to: "DETESTCVCA00003",
+            effective: CalendarDate(year: 2026, month: 11, day: 24)!)
+        var c = card(date: CalendarDate(year: 2026, month: 11, day: 1)!)
+        try importChain(&c, [second, third])
+        #expect(c.trustPointReferences == ["DETESTCVCA00003", "DETESTCVCA00002"])
+        #expect(Set(c.trustAnchors.map(\.body.holderReference)) == ["DETESTCVCA00002", "DETESTCVCA00003"])
+        #expect(c.currentDate == CalendarDate(year: 2026, month: 11, day: 24)!)
+        #expect(sw { try c.setDST(authorityReference: "DETESTCVCA00001") } == .referenceDataNotFound)
+        #expect(sw { try c.setDST(authorityReference: "DETESTCVCA00002") } == .success)
+    }
+
+    /// A link certificate older than the current trust point verifies (for this session's chain)
+    /// but moves no trust point back.
+    @Test func anOlderLinkCertificateMovesNothingBack() throws {
+        let (newer, _) = try link(
+            from: pki.cvca, key: pki.cvcaKey, to: "DETESTCVCA00003",
+            effective: CalendarDate(year: 2026, month: 11, day: 24)!)
+        let (older, _) = try link(
+            from: pki.cvca, key: pki.cvcaKey, to: "DETESTCVCA00002",
+            effective: CalendarDate(year: 2026, month: 11, day: 2)!)
+        var c = card(date: CalendarDate(year: 2026, month: 11, day: 1)!)
+        try importChain(&c, [newer])
+        try importChain(&c, [older])
+        #expect(c.trustPointReferences == ["DETESTCVCA00003", "DETESTCVCA00001"])
+        #expect(sw { try c.setDST(authorityReference: "DETESTCVCA00002") } == .success, "imported in this session")
+    }
+
     @Test func aLinkCertificateBecomesATrustAnchor() throws {
         let newKey = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
         let link = try CVCertificateBody(

@@ -95,7 +95,7 @@ import Testing
         #expect(outcome.serverResult?.ecardAPIResult == .error(.noPermission))
     }
 
-    @Test(arguments: [ServerFault.initializeFramework, .eacAdditional, .auxAge, .transmitSingle])
+    @Test(arguments: [ServerFault.initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink])
     func aVariantStillSucceeds(_ fault: ServerFault) throws {
         let (session, outcome) = try Fixture.run([fault])
         #expect(outcome.result == .ok)
@@ -137,7 +137,7 @@ import Testing
             ServerFault.allCases.filter(\.isTransportFault) == [
                 .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1,
             ])
-        #expect(ServerFault.allCases.count == 25)
+        #expect(ServerFault.allCases.count == 26)
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {
@@ -189,6 +189,16 @@ import Testing
         let sop = try Self.eac1(.sopViolation)
         #expect(try sop.2.matches(sop.1[1]))
         #expect(!WebOrigin.isSameOrigin(try #require(sop.2.subjectURL), Fixture.origin))
+        let (_, rolled, _) = try Self.eac1(.cvcaLink)
+        #expect(rolled.map(\.role) == [.cvca, .dvOfficialDomestic, .terminal])
+        #expect(rolled[0].body.authorityReference == Fixture.pki.cvca.body.holderReference)
+        #expect(
+            rolled[0].body.holderReference
+                == ServerPKI.rolloverHolderReference(after: Fixture.pki.cvca.body.holderReference))
+        #expect(rolled[1].body.authorityReference == rolled[0].body.holderReference)
+        #expect(
+            rolled[0].body.publicKey.domainParameters != nil,
+            "a link certificate carries the new key's domain parameters")
         let aux = try Self.eac1(.auxAge).0
         let age = try AuthenticatedAuxiliaryData(encoded: try #require(aux.authenticatedAuxiliaryData))
         let today = CalendarDate.todayUTC()

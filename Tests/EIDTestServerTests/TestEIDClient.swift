@@ -55,6 +55,8 @@ struct TestEIDClient {
     private var pace: PACEResult?
     private var at: CVCertificate?
     private var dv: CVCertificate?
+    /// CVCA link certificates from EAC1 (the fault cvca_link), sent to the card before the DV.
+    private var links: [CVCertificate] = []
     private var auxiliaryData: [UInt8]?
     private var ephemeralKey: ECPoint?
     private var challenge: [UInt8] = []
@@ -188,7 +190,7 @@ struct TestEIDClient {
         else { throw .error(.invalidCertificatePath) }
         guard
             (try? CVCertificateChain(
-                target: at, pool: [dv], trustAnchors: trustAnchors,
+                target: at, pool: [dv] + certificates.filter { $0.role == .cvca }, trustAnchors: trustAnchors,
                 date: .todayUTC())) != nil
         else { throw .error(.invalidCertificatePath) }
         guard let bytes = input.certificateDescription, let description = try? CertificateDescription(encoded: bytes),
@@ -219,6 +221,7 @@ struct TestEIDClient {
             pace = result
             self.at = at
             self.dv = dv
+            links = certificates.filter { $0.role == .cvca }
             auxiliaryData = input.authenticatedAuxiliaryData
             return EAC1OutputType(
                 chat: chat.encoded, efCardAccess: cardAccess, idPICC: result.idPICC, challenge: challenge)
@@ -235,7 +238,7 @@ struct TestEIDClient {
         let ta = TerminalAuthentication(channel: secure)
         do {
             try ta.importCertificates(
-                [dv, at], cardTrustPoints: [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 })
+                links + [dv, at], cardTrustPoints: [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 })
             try ta.authenticate(
                 terminal: at, idPICC: pace.idPICC, challenge: challenge, ephemeralKey: ephemeralKey,
                 auxiliaryData: auxiliaryData, signer: ClosureTerminalSigner { _ in signature })

@@ -70,6 +70,21 @@ struct AuthAgainstTestServerTests {
         }
     }
 
+    /// Without any lockable memory (RLIMIT_MEMLOCK 0, as some containers set it) the secrets live
+    /// unlocked: the authentication is the same, no error, no warning (issue 15).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit"), "needs prlimit"))
+    func withoutLockableMemoryTheAuthenticationIsTheSame() throws {
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken?fault=psk"],
+                stdin: Self.answers, environment: Self.noPCSCD, timeout: 60,
+                launcher: ["/usr/bin/prlimit", "--memlock=0:0", "--"])
+            #expect(auth.status == 0, "\(auth.stderr)")
+            #expect(auth.stderr.isEmpty || !auth.stderr.lowercased().contains("lock"))
+            #expect(try result(port: port).hasPrefix(#"{"ok":true"#))
+        }
+    }
+
     @Test func aWrongTASignatureEndsWithAnErrorOnBothSides() throws {
         try withServer { port in
             let auth = try runTool(

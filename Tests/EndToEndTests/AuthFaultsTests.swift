@@ -79,6 +79,9 @@ extension ThroughPCSCD {
             success("eac_additional", "?fault=eac_additional"),
             success("aux_age", "?fault=aux_age"),
             success("transmit_single", "?fault=transmit_single"),
+            // A CVCA rollover: EAC1 carries the link certificate to the next CVCA before DV and AT;
+            // eid builds its chain through it and eid-sim moves its trust point on.
+            success("cvca_link", "?fault=cvca_link"),
             success("slow", "?fault=slow"),
         ]
 

@@ -37,6 +37,39 @@ extension ThroughPCSCD {
             }
         }
 
+        /// A CVCA rollover through pcscd (issue 15): TA with the link certificate from the card's
+        /// CVCA to the next one before the DV; after a reset the card names the new CVCA as
+        /// CAR_curr (the old as CAR_prev) and takes a chain under it without the link.
+        @Test func aLinkCertificateMovesEidSimsTrustPointOn() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let today = CalendarDate.todayUTC()
+                let old = TestCertificateAuthority.project
+                let rollover = try old.link(
+                    to: "DEEIDTESTCA00002", effectiveDate: today, expirationDate: try today.adding(days: 1000))
+                let terminal = try rollover.successor.issueTerminal(rights: Self.chat.accessRights)
+                do {
+                    let eac = try LibraryTerminal(reader: reader)
+                    try eac.runPACE(chat: Self.chat)
+                    #expect(eac.pace?.mostRecentCAR == old.holderReference)
+                    #expect(eac.pace?.previousCAR == nil)
+                    try eac.runTerminalAuthentication(terminal, links: [rollover.link])
+                    try eac.runChipAuthentication()
+                    try eac.selectEIDApplication()
+                    #expect(dataGroupText(try eac.readDataGroup(4).get()) == "ERIKA")
+                }
+                let eac = try LibraryTerminal(reader: reader)
+                try eac.runPACE(chat: Self.chat)
+                #expect(eac.pace?.mostRecentCAR == "DEEIDTESTCA00002")
+                #expect(eac.pace?.previousCAR == old.holderReference)
+                try eac.runTerminalAuthentication(terminal)
+                try eac.runChipAuthentication()
+                try eac.selectEIDApplication()
+                #expect(dataGroupText(try eac.readDataGroup(5).get()) == "MUSTERMANN")
+            }
+        }
+
         @Test func aCHATWithoutDG4Gets6982ForDG4Only() throws {
             try E2E.pool.withReader { reader, port in
                 let card = try SimulatedCard(reader: reader, port: port)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SmartCard
@@ -31,5 +32,37 @@ import Testing
     @Test func describingDoesNotRevealTheValue() {
         let text = "\(Secret("987654"))"
         #expect(!text.contains("987654"))
+    }
+}
+
+/// Secrets live in locked pages of their own (issue 15): the kernel never swaps them out.
+@Suite struct SecretMemoryTests {
+    @Test func aSecretsStorageIsLockedIntoRAM() throws {
+        var digits = Array("123456".utf8)
+        let secret = Secret(consuming: &digits)
+        let locked = try #require(isLockedInRAM(secret.storageAddress), "needs /proc/self/smaps")
+        if memoryLockAllowed {
+            #expect(locked, "the page holding the PIN has the mlock flag")
+            #expect(secret.isMemoryLocked)
+        } else {
+            // RLIMIT_MEMLOCK 0: no error, the secret works unlocked.
+            #expect(!secret.isMemoryLocked)
+            #expect(secret.isDigits(count: 6))
+        }
+    }
+
+    @Test func aLockedBufferIsZeroedAndLockedOnPagesOfItsOwn() throws {
+        let first = LockedBuffer(count: 10)
+        let second = LockedBuffer(count: 10)
+        #expect(first.bytes.allSatisfy { $0 == 0 })
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        #expect(Int(bitPattern: first.baseAddress) % page == 0)
+        #expect(abs(Int(bitPattern: first.baseAddress) - Int(bitPattern: second.baseAddress)) >= page)
+        first.bytes[3] = 0x37
+        first.wipe()
+        #expect(first.bytes.allSatisfy { $0 == 0 })
+        guard memoryLockAllowed else { return }
+        #expect(try #require(isLockedInRAM(first.baseAddress)))
+        #expect(try #require(isLockedInRAM(second.baseAddress)))
     }
 }

@@ -100,6 +100,8 @@ CASES = [
     # checks that handshake against CommCertificates (CertificateChecker) and sends nothing over it, so the
     # session never finishes and /result keeps the previous case's.
     case("tls_changed_after_eac1", "error", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
+    # A CVCA rollover: the link certificate first in EAC1; the card's trust point moves on.
+    success("cvca_link"),
     success("redirect"),
     case("psk,tls_changed_after_eac1", "error", "dp#trustedChannelEstablishmentFailed", result="unchanged"),
     success("slow"),

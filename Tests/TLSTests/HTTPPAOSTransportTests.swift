@@ -1,4 +1,5 @@
 import Foundation
+import Online
 import OnlineClient
 import TLS
 import Testing
@@ -33,6 +34,25 @@ import Workflows
         #expect(again["requestsOnConnection"] as? Int == 2, "TLS-2 is kept alive between PAOS messages")
         // TLS-2's certificate (server A's, seen before) is not listed twice.
         #expect(transport.serverCertificates == [try pki.der("rsa3072"), try pki.der("ec256")])
+    }
+
+    /// The fetched body (a TcToken holds the PSK) is the caller's alone: zeroing it happens in
+    /// place, no copy-on-write leaves the bytes in a buffer the transfer still holds (issue 15).
+    @Test func theFetchedBodyIsZeroedInPlace() throws {
+        let server = try Peer.python("rsa3072", "ec256", pki: pki)
+        defer { server.stop() }
+        // The session lives on, as TcTokenFetch's does (TLS-2 resumes its TLS-1 sessions).
+        let session = HTTPSession()
+        defer { withExtendedLifetime(session) {} }
+        var chain = try session.fetch("https://127.0.0.1:\(server.ports[0])/tctoken-start")
+        let last = chain.hops.count - 1
+        #expect(!chain.hops[last].body.isEmpty)
+        let before = chain.hops[last].body.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        let token = TcToken.parse(wiping: &chain.hops[last].body)
+        #expect((try? token.get()) != nil)
+        let after = chain.hops[last].body.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) }
+        #expect(before == after, "zeroed in place, not in a copy")
+        #expect(chain.hops[last].body.allSatisfy { $0 == 0 })
     }
 
     @Test func aTokenThatIsNoTcTokenIsRefusedAndANonTokenStatusIsUnavailable() throws {

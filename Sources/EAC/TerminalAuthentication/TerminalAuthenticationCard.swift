@@ -16,7 +16,7 @@ import SmartCard
 /// | | its signature verifies under the selected key | else 6300 |
 /// | | role and rights fit the issuer (CVCA → link CVCA or DV, DV → terminal; a CHAT beyond the issuer's is accepted, TA grants the AND) | else 6A80 |
 /// | | not expired on the card's current date | else 6A80 |
-/// | | then imported; a CVCA link certificate becomes a trust anchor; the current date rises to the effective date of a CVCA, DV or domestic terminal certificate | 9000 |
+/// | | then imported; a CVCA link certificate newer than the current trust point becomes the current trust point (the card keeps it and the one before: CAR_curr, CAR_prev); the current date rises to the effective date of a CVCA, DV or domestic terminal certificate | 9000 |
 /// | MSE:Set AT (TA) | PACE with a CHAT ran in this session | else 6985 |
 /// | | the CHR is an imported terminal certificate | else 6A88 |
 /// | | the algorithm is that certificate's key algorithm | else 6A80 |
@@ -90,12 +90,29 @@ public struct TerminalAuthenticationCard: Sendable {
         }
         guard currentDate <= certificate.body.expirationDate else { throw CardError.statusWord(.wrongData) }
         currentDate = certificate.cardCurrentDate(after: currentDate, issuerRole: issuer.role)
-        if certificate.role == .cvca {
-            trustAnchors.removeAll { $0.body.holderReference == certificate.body.holderReference }
-            trustAnchors.append(certificate)
-        }
+        if certificate.role == .cvca { moveTrustPoint(to: certificate) }
         imported[certificate.body.holderReference] = chain
         selected = nil
+    }
+
+    /// A verified CVCA link certificate and the card's trust points (AUTH-PROTOCOL 3.7, after
+    /// TR-03110-3, whose text was not at hand: the rule is marked [U] there): the card stores the new
+    /// CVCA's key as its current trust point when the certificate is newer (a later effective date)
+    /// than the current one, keeps the one before as the previous trust point (PACE's CAR_prev, for
+    /// terminals that still send chains from it), and forgets older ones: a card holds two. An older
+    /// link certificate moves nothing back; it serves the chain of this session only.
+    private mutating func moveTrustPoint(to link: CVCertificate) {
+        let current = trustAnchors.map(\.body.effectiveDate).max()
+        if let current, link.body.effectiveDate <= current { return }
+        trustAnchors.removeAll { $0.body.holderReference == link.body.holderReference }
+        trustAnchors.append(link)
+        while trustAnchors.count > 2,
+            let oldest = trustAnchors.indices.min(by: {
+                trustAnchors[$0].body.effectiveDate < trustAnchors[$1].body.effectiveDate
+            })
+        {
+            trustAnchors.remove(at: oldest)
+        }
     }
 
     /// MSE:Set AT for TA from its command data. `paceCHAT` is the CHAT of this session's PACE

@@ -49,9 +49,11 @@ public struct TcToken: Sendable {
     /// threw for another rule), if the document is well-formed XML with exactly one: where
     /// AusweisApp still sends the browser (with communicationError) when the token is unusable.
     public static func communicationErrorAddress(ofRefused bytes: [UInt8]) -> String? {
+        // The PSK's text is withheld here too: it never becomes a String.
+        let parser = XMLTreeParser(
+            maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256, secretElements: ["PSK"])
         guard
-            let root = try? XMLTreeParser(maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256).parse(
-                bytes),
+            let root = try? parser.parse(bytes),
             root.name == "TCTokenType"
         else { return nil }
         let found = root.children(named: "CommunicationErrorAddress")
@@ -71,10 +73,17 @@ public struct TcToken: Sendable {
     /// Parses and validates a TcToken document (§1.2, §1.3), tolerant of the variants real
     /// servers send: surrounding white space in values, `PathSecurity-Parameter` (singular), the
     /// PSK wherever it is, unknown elements (ignored).
+    ///
+    /// The PSK never becomes a Swift `String`: its text goes from libxml2's tree (zeroed, and
+    /// freed through libxml2's wiping memory functions) into locked buffers and the `Secret`.
     public static func parse(_ bytes: [UInt8]) throws(TcTokenError) -> TcToken {
         let root: XMLElement
+        // Each PSK element's key, nil where its text is not a valid key.
+        var psks: [Secret?] = []
         do {
-            root = try XMLTreeParser(maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256).parse(bytes)
+            root = try XMLTreeParser(
+                maximumSize: maximumSize, maximumDepth: 8, maximumElements: 256, secretElements: ["PSK"]
+            ).parse(bytes) { _, text in psks.append(pskSecret(hexText: UnsafeBufferPointer(text))) }
         } catch {
             throw .malformedXML(error)
         }
@@ -121,16 +130,51 @@ public struct TcToken: Sendable {
 
         let pskElements = root.descendants(named: "PSK")
         guard pskElements.count <= 1 else { throw .duplicateElement("PSK") }
-        if let element = pskElements.first {
-            let text = element.trimmedText
-            guard !text.isEmpty, text.utf8.count % 2 == 0, text.utf8.allSatisfy(\.isHexDigit),
-                var bytes = [UInt8](hex: text), bytes.count <= maximumPSKLength
-            else { throw .invalidPSK }
-            token.psk = Secret(consuming: &bytes)
+        if !pskElements.isEmpty {
+            guard let psk = psks.first ?? nil else { throw .invalidPSK }
+            token.psk = psk
         } else if pathSecurityProtocol != nil {
             throw .missingPSK
         }
         return token
+    }
+
+    /// Parses like `parse(_:)` and zeroes `bytes` afterwards, whatever the outcome (the fetched
+    /// body: the last copy of the PSK's hex outside the `Secret`). A refused token's usable
+    /// CommunicationErrorAddress comes with the error.
+    public static func parse(wiping bytes: inout [UInt8]) -> Result<TcToken, RefusedTcToken> {
+        defer { Secret.zero(&bytes) }
+        do {
+            return .success(try parse(bytes))
+        } catch {
+            return .failure(
+                RefusedTcToken(error: error, communicationErrorAddress: communicationErrorAddress(ofRefused: bytes)))
+        }
+    }
+
+    /// The PSK from the PSK element's text (XML white space around it allowed), decoded into
+    /// locked memory: nil unless an even number of hex digits, at most `maximumPSKLength` bytes.
+    static func pskSecret(hexText text: UnsafeBufferPointer<UInt8>) -> Secret? {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+        else { return nil }
+        let hex = text[first...last]
+        guard hex.count % 2 == 0, hex.count / 2 <= maximumPSKLength, hex.allSatisfy(\.isHexDigit) else {
+            return nil
+        }
+        let key = LockedBuffer(count: hex.count / 2)
+        for i in 0..<key.count {
+            key.bytes[i] = hexValue(hex[first + 2 * i]) << 4 | hexValue(hex[first + 2 * i + 1])
+        }
+        return Secret(consuming: key.bytes)
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8 {
+        switch digit {
+        case 0x30...0x39: return digit - 0x30
+        case 0x41...0x46: return digit - 0x41 + 10
+        default: return digit - 0x61 + 10
+        }
     }
 
     /// The token as XML (no namespace, as real servers send it), with the PSK in upper-case hex.
@@ -154,6 +198,12 @@ public struct TcToken: Sendable {
         }
         return Array(XMLWriter(prefixes: []).document(root).utf8)
     }
+}
+
+/// A TcToken that `parse(wiping:)` refused, with the address the browser still goes to.
+public struct RefusedTcToken: Error {
+    public let error: TcTokenError
+    public let communicationErrorAddress: String?
 }
 
 extension XMLElement {

@@ -1,6 +1,16 @@
 // The certificates of the public lists named below, byte for byte (hex decoded, unchanged), one
-// entry each with its CHR, CAR and validity as the certificate itself states them. A new CVCA or
-// link certificate is added the same way, newest first; GermanEIDPKITests checks every entry.
+// entry each with its CHR, CAR and validity as the certificate itself states them.
+//
+// Adding a new CVCA (a rollover, e.g. DECVCAeID00108 after DECVCAeID00107 expires on 2026-11-27):
+// 1. take its link certificate (CAR = the previous CVCA, CHR = the new one) from the BSI's published
+//    CVCA list or AusweisApp's resources/config.json.in ("cvRootCertificates", hex), never from a
+//    server; a new root without a link is its self-signed certificate (CAR = CHR);
+// 2. add an entry at the top of the list (newest first): a comment with CHR, CAR (link certificate
+//    from …) and validity, then `EncodedCVCA(holderReference:authorityReference:bytes:)`;
+// 3. run GermanEIDPKITests: every entry must parse with the CHR and CAR it states, and every link
+//    certificate must verify under its predecessor's key.
+// Until a release carries it, a server's EAC1 may send the link certificate (TerminalCheck takes
+// it from there, CVCARolloverTests) and `eid auth --trust-cvca FILE` adds a CVCA by hand.
 
 extension GermanEIDPKI {
     /// The production CVCA of the German eID PKI (DECVCAeID, run by the BSI) and its link

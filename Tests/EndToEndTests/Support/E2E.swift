@@ -65,15 +65,22 @@ struct RunResult {
     var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
 }
 
-/// Runs a built tool to its end (at most `timeout` seconds, then it is killed and the test fails).
+/// Runs a built tool to its end (at most `timeout` seconds, then it is killed and the test fails);
+/// `launcher` (a program and its arguments, e.g. prlimit) starts it, when given.
 @discardableResult
 func runTool(
     _ tool: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
-    timeout: Double = 30
+    timeout: Double = 30, launcher: [String] = []
 ) throws -> RunResult {
     let process = Process()
-    process.executableURL = E2E.binDir.appendingPathComponent(tool)
-    process.arguments = arguments
+    let path = E2E.binDir.appendingPathComponent(tool)
+    if let program = launcher.first {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = Array(launcher.dropFirst()) + [path.path] + arguments
+    } else {
+        process.executableURL = path
+        process.arguments = arguments
+    }
     var env = ProcessInfo.processInfo.environment
     for (k, v) in extra { env[k] = v }
     process.environment = env

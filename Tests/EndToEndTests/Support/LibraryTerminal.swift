@@ -36,13 +36,16 @@ final class LibraryTerminal {
         secure = channel
     }
 
-    /// TA with `terminal`'s chain (sent from the card's CAR on) and a signer (by default its own key).
-    func runTerminalAuthentication(_ terminal: TestTerminal, signer: TerminalSigner? = nil) throws {
+    /// TA with `terminal`'s chain, after the CVCA link certificates `links` (sent from the card's
+    /// CAR on), and a signer (by default its own key).
+    func runTerminalAuthentication(
+        _ terminal: TestTerminal, links: [CVCertificate] = [], signer: TerminalSigner? = nil
+    ) throws {
         guard let pace, let secure else { throw E2EError.unexpected("TA before PACE") }
         let key = try ECKeyPair.generate(group: try ECGroup(.brainpoolP256r1))
         ephemeral = key
         try TerminalAuthentication(channel: secure).run(
-            chain: terminal.chain, cardTrustPoints: [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 },
+            chain: links + terminal.chain, cardTrustPoints: [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 },
             idPICC: pace.idPICC, ephemeralKey: key.publicKey,
             signer: signer
                 ?? KeyTerminalSigner(
