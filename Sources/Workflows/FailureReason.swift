@@ -155,7 +155,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authCardNotGenuine, .authUnexpectedServerMessage: return .error(.internalError)
         case .authMalformedServerMessage(let error): return error.result
         case .authConnectionFailed: return .error(.trustedChannelEstablishmentFailed)
-        case .authServerResult(let result): return result
+        case .authServerResult(let result): return result.reportedByClient
         case .authInvalidActivationURL(let error): return error.result
         case .authTcTokenUnavailable: return .error(.trustedChannelEstablishmentFailed)
         case .authInvalidTcToken(let error): return error.result

@@ -152,7 +152,8 @@ public final class AuthWorkflow {
                 do {
                     let check = try TerminalCheck(
                         input, tcTokenURL: configuration.tcTokenURL, trustAnchors: configuration.trustAnchors,
-                        linkCertificates: configuration.linkCertificates, date: configuration.date, tlsCertificates: transport.serverCertificates)
+                        linkCertificates: configuration.linkCertificates, date: configuration.date,
+                        tlsCertificates: transport.serverCertificates)
                     run.terminal = check
                     run.rights = check.accessRights
                     return .terminalAccepted
@@ -458,6 +459,7 @@ public final class AuthWorkflow {
         case .communicationError: return "A communication error occurred."
         case .trustedChannelEstablishmentFailed: return "The trusted channel could not be established."
         case .invalidCertificatePath: return "The certificate path is invalid."
+        case .unknownAPIFunction: return "The API function is unknown."
         default: return "An error occurred."
         }
     }
