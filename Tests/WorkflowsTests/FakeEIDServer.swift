@@ -142,8 +142,13 @@ final class FakeEIDServer: PAOSTransport {
                 guard let ephemeral, let cardSecurity = output.efCardSecurity, let nonce = output.nonce,
                     let token = output.authenticationToken
                 else { throw PAOSTransportError.connectionFailed }
-                let selection = try ChipAuthentication.select(
-                    from: try PassiveAuthentication.verify(cardSecurity, csca: SimulatorTestPKI.csca))
+                // Passive authentication is the server's: a file that does not verify under the
+                // CSCA ends the authentication, as eid-testserver ends it.
+                guard let infos = try? PassiveAuthentication.verify(cardSecurity, csca: SimulatorTestPKI.csca) else {
+                    return .startPAOSResponse(
+                        StartPAOSResponse(result: DSSResult(.error(.securityConditionNotSatisfied))))
+                }
+                let selection = try ChipAuthentication.select(from: infos)
                 let result = try ChipAuthentication.terminalKeys(
                     protocol: selection.protocol, chipKey: selection.publicKey, ephemeralKey: ephemeral, nonce: nonce,
                     token: token)
