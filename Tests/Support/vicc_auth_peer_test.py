@@ -104,8 +104,10 @@ class OwnPKIServer:
                        check=True, stdout=subprocess.DEVNULL, timeout=60)
         return directory
 
-    def result(self):
-        with urllib.request.urlopen(self.origin + "/result", context=self.tls, timeout=10) as answer:
+    def result(self, session=None):
+        """GET /result: the last finished session's, or with `session` that session's."""
+        query = f"?session={session}" if session else ""
+        with urllib.request.urlopen(self.origin + "/result" + query, context=self.tls, timeout=10) as answer:
             return answer.read().decode()
 
     def stop(self):
@@ -116,16 +118,21 @@ class OwnPKIServer:
 
 
 class EmulatedCard:
-    """vicc --type nPA as the vpcd client of `port`, with DIR's CVCA, card files and CA key."""
+    """vicc --type nPA as the vpcd client of `port`, with DIR's CVCA, card files and CA key; with
+    `default_setup` only DIR's CVCA (for Terminal Authentication): vicc's own EF.CardAccess and
+    EF.CardSecurity and no CA key file, so that it makes a fresh Chip Authentication key and
+    writes it into EF.CardSecurity, whose signature then no longer verifies."""
 
-    def __init__(self, pki, port, cvca=None):
+    def __init__(self, pki, port, cvca=None, default_setup=False):
         d = pki.dir
+        files = [] if default_setup else [
+            "--ef-cardaccess", f"{d}/card-ef-cardaccess.bin", "--ef-cardsecurity", f"{d}/card-ef-cardsecurity.bin",
+            "--ca-key", f"{d}/card-ca.key"]
         self.log = tempfile.NamedTemporaryFile("w+", prefix="vicc-", delete=True)
         self.process = subprocess.Popen(
             ["/usr/bin/python3", os.path.join(HERE, "vicc", "run-vicc.py"), "--type", "nPA",
-             "--hostname", "127.0.0.1", "--port", str(port), "--cvca", cvca or f"{d}/cvca.cvcert",
-             "--ef-cardaccess", f"{d}/card-ef-cardaccess.bin", "--ef-cardsecurity", f"{d}/card-ef-cardsecurity.bin",
-             "--ca-key", f"{d}/card-ca.key", "--datasetfile", pki.dataset],
+             "--hostname", "127.0.0.1", "--port", str(port), "--cvca", cvca or f"{d}/cvca.cvcert", *files,
+             "--datasetfile", pki.dataset],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
 
     def errors(self):
