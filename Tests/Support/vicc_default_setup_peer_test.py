@@ -25,8 +25,9 @@ The cases:
                        command). Here major, address and /result's reason must agree; the minors
                        may differ only in that way.
 
-Per case and client a fresh vicc; eid runs first, then AusweisApp2 (pre-verification off, so
-that the card judges the private chain), so that the two never share the card. Every process is
+Per case and client a fresh vicc, plugged in once pcscd has seen the last one leave; eid runs
+first, then AusweisApp2 (pre-verification off, so that the card judges the private chain), so
+that the two never share the card. Every process is
 stopped by its PID; every wait has a timeout; the PIN is never printed.
 """
 import asyncio
@@ -145,11 +146,15 @@ async def run_case(bin_dir, name, default_setup, foreign_cvca):
     details = []
     try:
         card = EmulatedCard(server, port, cvca=cvca, default_setup=default_setup)
+        EmulatedCard.wait_for_card(bin_dir, reader, present=True)
         eid_final, eid_process = run_eid(bin_dir, server, reader)
         details.append("eid standard error:\n" + eid_process.stderr[-3000:])
         details.append("eid's final AUTH: " + json.dumps(eid_final))
         card.stop()
+        card = None
+        EmulatedCard.wait_for_card(bin_dir, reader, present=False)
         card = EmulatedCard(server, port, cvca=cvca, default_setup=default_setup)
+        EmulatedCard.wait_for_card(bin_dir, reader, present=True)
         aa_final, transcript, log = await run_ausweisapp2(server, reader)
         details.append("AusweisApp2 SDK transcript:\n    " + "\n    ".join(transcript))
         details.append("AusweisApp2 log:\n" + log)
@@ -169,6 +174,10 @@ async def run_case(bin_dir, name, default_setup, foreign_cvca):
     finally:
         if card:
             card.stop()
+            try:
+                EmulatedCard.wait_for_card(bin_dir, reader, present=False)
+            except PeerError as error:
+                print(f"  {error}", flush=True)
         server.stop()
         if other:
             shutil.rmtree(other, ignore_errors=True)
