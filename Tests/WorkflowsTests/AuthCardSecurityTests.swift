@@ -83,7 +83,28 @@ import Testing
         #expect(result.outcome.reason == .authCardNotGenuine)
     }
 
-    /// Not SignedData over SecurityInfos: refused without a CSCA too (strict parsing).
+    /// Validly signed, but no ChipAuthenticationInfo: nothing to run Chip Authentication with.
+    @Test func withoutACSCAAFileWithoutChipAuthenticationIsRefused() throws {
+        let card = SimulatedEIDCard()
+        let file = try PassiveAuthentication.sign(
+            SecurityInfos(
+                SimulatorSecurityInfos.securityInfos.infos.filter {
+                    if case .chipAuthentication = $0 { return false } else { return true }
+                }), signer: DocumentTestPKI.documentSigner, key: DocumentTestPKI.documentSignerKey)
+        card.withContext { context in
+            for index in context.fileSystem.dedicatedFiles[0].files.indices
+            where context.fileSystem.dedicatedFiles[0].files[index].fileID == EIDFile.cardSecurity {
+                context.fileSystem.dedicatedFiles[0].files[index].content = file
+            }
+        }
+        let (result, server) = try authenticate(card: card, csca: nil)
+        #expect(Self.sentCardSecurity(server) == nil)
+        #expect(result.outcome.reason == .authCardSecurityUnusable)
+        #expect(result.outcome.result == .error(.noPermission))
+    }
+
+    /// Not SignedData over SecurityInfos: refused without a CSCA too (strict parsing), with the
+    /// result AusweisApp gives (its EAC2 command's protocol error: Workflow_No_Permission_Error).
     @Test func withoutACSCAAMalformedFileIsRefused() throws {
         let card = SimulatedEIDCard()
         card.withContext { context in
@@ -94,6 +115,7 @@ import Testing
         }
         let (result, server) = try authenticate(card: card, csca: nil)
         #expect(Self.sentCardSecurity(server) == nil)
-        #expect(result.outcome.reason == .authCardNotGenuine)
+        #expect(result.outcome.reason == .authCardSecurityUnusable)
+        #expect(result.outcome.result == .error(.noPermission))
     }
 }

@@ -434,6 +434,7 @@ public final class AuthWorkflow {
         case let error as CardError: return .authCardError(error)
         case EACStepError.refused: return .authEACRefused
         case EACStepError.cardNotGenuine: return .authCardNotGenuine
+        case EACStepError.cardSecurityUnusable: return .authCardSecurityUnusable
         case EACStepError.invalidEphemeralKey:
             return .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "EphemeralPublicKey"))
         default: return .authCardError(CardError(error))

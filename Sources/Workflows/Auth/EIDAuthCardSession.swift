@@ -86,11 +86,13 @@ public final class EIDAuthCardSession: AuthCard {
             throw CardError.statusWord(.securityStatusNotSatisfied)
         }
         let cardSecurity = try guarded { try PassiveAuthentication.readCardSecurity(secure) }
-        let selection: ChipAuthentication.Selection
-        do {
-            selection = try ChipAuthentication.select(
-                from: try PassiveAuthentication.securityInfos(cardSecurity, csca: csca))
-        } catch { throw EACStepError.cardNotGenuine }
+        let infos: SecurityInfos
+        do { infos = try PassiveAuthentication.securityInfos(cardSecurity, csca: csca) } catch {
+            throw csca == nil ? EACStepError.cardSecurityUnusable : EACStepError.cardNotGenuine
+        }
+        guard let selection = try? ChipAuthentication.select(from: infos) else {
+            throw EACStepError.cardSecurityUnusable
+        }
         guard let key = try? ECPoint(group: selection.publicKey.group, encoded: ephemeralKey) else {
             throw EACStepError.invalidEphemeralKey
         }
