@@ -118,4 +118,21 @@ import Testing
         #expect(result.outcome.reason == .authCardSecurityUnusable)
         #expect(result.outcome.result == .error(.noPermission))
     }
+
+    /// EAC2's ephemeral key as x ‖ y without the 04 (AGETO's and mtG's eID servers): AusweisApp
+    /// adds the 04 to a key of even length; so does eid, and the authentication succeeds.
+    @Test func anEphemeralKeyWithoutThe04PrefixIsTakenAsAusweisAppTakesIt() throws {
+        let server = try FakeEIDServer(fault: .ephemeralKeyWithoutPrefix)
+        let workflow = AuthWorkflow(
+            configuration: .init(
+                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC()),
+            provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
+            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]), transport: server,
+            timeouts: .init(card: 5, input: 5),
+            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: nil) })
+        let result = workflow.run()
+        #expect(result.outcome.result == .ok && result.outcome.reason == nil, "\(String(describing: result.outcome))")
+        #expect(server.dataGroup4 == [UInt8](hex: "64070c054552494b41"))
+    }
 }

@@ -25,6 +25,8 @@ final class FakeEIDServer: PAOSTransport {
         case initializeFrameworkAndAdditionalInput
         /// The TA signature is made by another key than the terminal certificate's.
         case wrongSignature
+        /// EAC2's EphemeralPublicKey as x ‖ y, without the 04 (as AGETO's and mtG's servers send it).
+        case ephemeralKeyWithoutPrefix
         /// Authenticated auxiliary data (age verification) in EAC1, signed with TA and verified
         /// through Transmit before DG4 is read.
         case ageVerification
@@ -133,7 +135,11 @@ final class FakeEIDServer: PAOSTransport {
                 let signature = fault == .initializeFrameworkAndAdditionalInput ? nil : try sign(output, key)
                 return .didAuthenticate(
                     DIDAuthenticate(
-                        .eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
+                        .eac2(
+                            EAC2InputType(
+                                ephemeralPublicKey: fault == .ephemeralKeyWithoutPrefix
+                                    ? Array(key.publicKey.encoded.dropFirst()) : key.publicKey.encoded,
+                                signature: signature))))
             case .eac2(let output) where output.isChallengeOnly:
                 guard let eac1Output, let ephemeral else { throw PAOSTransportError.connectionFailed }
                 return .didAuthenticate(

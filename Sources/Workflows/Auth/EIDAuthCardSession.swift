@@ -93,7 +93,10 @@ public final class EIDAuthCardSession: AuthCard {
         guard let selection = try? ChipAuthentication.select(from: infos) else {
             throw EACStepError.cardSecurityUnusable
         }
-        guard let key = try? ECPoint(group: selection.publicKey.group, encoded: ephemeralKey) else {
+        // Some eID servers send x ‖ y without the 04 of the uncompressed encoding (TR-03111
+        // 3.2.1); AusweisApp adds it to a key of even length, and so does eid.
+        let uncompressed = ephemeralKey.count % 2 == 0 ? [0x04] + ephemeralKey : ephemeralKey
+        guard let key = try? ECPoint(group: selection.publicKey.group, encoded: uncompressed) else {
             throw EACStepError.invalidEphemeralKey
         }
         guard let challenge else { throw CardError.statusWord(.conditionsOfUseNotSatisfied) }
