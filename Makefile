@@ -50,13 +50,15 @@ deb-test: deb
 # Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
 # an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
-# `eid-testserver serve --pki` (Debian's python3 for python3-websockets).
+# `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
+# (Debian's python3 for python3-websockets).
 test: build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
+	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(MAKE) deb-test
 
 # Unit tests only (no pcscd needed).

@@ -81,7 +81,7 @@ let package = Package(
             name: "eid",
             dependencies: [
                 "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
-                "TestPKI",
+                "EIDCrypto", "TestPKI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

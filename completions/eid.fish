@@ -27,7 +27,7 @@ function __eid_parse_tokens -S
         case 'change-pin'
             __eid_parse_subcommand 0 'json' 'simulator' 'reader=' 'timeout=' 'version' 'h/help'
         case 'auth'
-            __eid_parse_subcommand 1 'json' 'simulator' 'reader=' 'trust-cvca=+' 'test-pki' 'yes' 'deny=+' 'open' 'timeout=' 'version' 'h/help'
+            __eid_parse_subcommand 1 'json' 'simulator' 'reader=' 'trust-cvca=+' 'csca=' 'test-pki' 'yes' 'deny=+' 'open' 'timeout=' 'version' 'h/help'
         case 'help'
             __eid_parse_subcommand -r 1 'version'
         end
@@ -104,6 +104,7 @@ complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid a
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" simulator' -l 'simulator' -d 'Add a reader named \'Simulator\' with the software eID card in process (no pcscd needed).'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" reader' -l 'reader' -d 'Use only this reader.' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth"' -l 'trust-cvca' -d 'Trust this CVCA certificate (DER) as well; repeatable.' -rfka ''
+complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" csca' -l 'csca' -d 'Verify the card\'s EF.CardSecurity against this CSCA certificate (X.509, DER) as well.' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" test-pki' -l 'test-pki' -d 'Trust the project\'s TEST CVCA (its key is public; tests only).'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" yes' -l 'yes' -d 'Proceed without asking (the requested data is still shown).'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth"' -l 'deny' -d 'Do not send this optional right (SDK name, e.g. FamilyName); repeatable.' -rfka ''

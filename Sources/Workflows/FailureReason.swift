@@ -51,8 +51,11 @@ public enum FailureReason: Equatable, Sendable {
     case authCheckFailed(AuthCheckError)
     /// The card refused Terminal or Chip Authentication.
     case authEACRefused
-    /// EF.CardSecurity is not signed by a trusted document signer, or offers no Chip Authentication.
+    /// EF.CardSecurity is not signed by a document signer of the configured CSCA (`--csca`).
     case authCardNotGenuine
+    /// EF.CardSecurity is not SignedData over SecurityInfos, or offers no Chip Authentication eid
+    /// runs (AusweisApp's Did_Authenticate_Eac2_Card_Command_Failed: Workflow_No_Permission_Error).
+    case authCardSecurityUnusable
     /// The eID server sent a PAOS message out of order.
     case authUnexpectedServerMessage
     /// The eID server sent a PAOS message eid cannot read.
@@ -100,6 +103,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authCheckFailed(let error): return error.name
         case .authEACRefused: return "Workflow_No_Permission_Error"
         case .authCardNotGenuine: return "Cannot_Confirm_IdCard_Authenticity"
+        case .authCardSecurityUnusable: return "Did_Authenticate_Eac2_Card_Command_Failed"
         case .authUnexpectedServerMessage: return "Workflow_Unexpected_Message_From_EidServer"
         case .authMalformedServerMessage: return "Workflow_Unknown_Paos_From_EidServer"
         case .authConnectionFailed(.certificateNotInDescription): return "Generic_Send_Receive_Certificate_Error"
@@ -123,7 +127,8 @@ public enum FailureReason: Equatable, Sendable {
             return ExitStatus.cardError
         case .readerServiceUnavailable: return ExitStatus.serviceUnavailable
         case .authUserCancelled, .authInputTimeout: return ExitStatus.cancelled
-        case .authCardRemoved, .authCardError, .authCardNotGenuine: return ExitStatus.cardError
+        case .authCardRemoved, .authCardError, .authCardNotGenuine, .authCardSecurityUnusable:
+            return ExitStatus.cardError
         case .authPUKInoperative: return ExitStatus.cardState
         // The card refusing the service's terminal (its signature, its certificates) refuses the
         // service, not the card.
@@ -153,12 +158,12 @@ public enum FailureReason: Equatable, Sendable {
         case .changePINNoTerminal, .readerServiceUnavailable, .readerFailed: return .error(.communicationError)
         case .authUserCancelled, .authCardRemoved: return .error(.cancellationByUser)
         case .authInputTimeout, .authCardError: return .error(.unknownError)
-        case .authPUKInoperative, .authEACRefused: return .error(.noPermission)
+        case .authPUKInoperative, .authEACRefused, .authCardSecurityUnusable: return .error(.noPermission)
         case .authCheckFailed(let error): return error.result
         case .authCardNotGenuine, .authUnexpectedServerMessage: return .error(.internalError)
         case .authMalformedServerMessage(let error): return error.result
         case .authConnectionFailed: return .error(.trustedChannelEstablishmentFailed)
-        case .authServerResult(let result): return result
+        case .authServerResult(let result): return result.reportedByClient
         case .authInvalidActivationURL(let error): return error.result
         case .authTcTokenUnavailable: return .error(.trustedChannelEstablishmentFailed)
         case .authInvalidTcToken(let error): return error.result
@@ -196,6 +201,8 @@ public enum FailureReason: Equatable, Sendable {
         case .authCheckFailed(let error): return "the service was refused: \(error)"
         case .authEACRefused: return "the card refused the service's terminal authentication"
         case .authCardNotGenuine: return "the card's authenticity could not be confirmed"
+        case .authCardSecurityUnusable:
+            return "the card's EF.CardSecurity is malformed or offers no Chip Authentication eid can run"
         case .authUnexpectedServerMessage: return "the eID server sent a message out of order"
         case .authMalformedServerMessage(let error): return "the eID server's message was refused: \(error)"
         case .authConnectionFailed(let error): return "\(error)"

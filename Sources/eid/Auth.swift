@@ -1,6 +1,7 @@
 import ArgumentParser
 import CardSimulator
 import EAC
+import EIDCrypto
 import Faces
 import FoundationEssentials
 import TestPKI
@@ -26,6 +27,11 @@ struct Auth: ParsableCommand {
             public (never trust it for real data). --simulator uses the in-process software card, and no \
             card in a PC/SC reader, and implies --test-pki.
 
+            The card's EF.CardSecurity is parsed and sent to the eID server, whose passive \
+            authentication decides whether the card is genuine (TR-03130), as AusweisApp leaves it to the \
+            server. --csca also verifies it in eid: signed by a document signer of this CSCA, or eid \
+            stops before Chip Authentication. --simulator verifies against the simulator's TEST CSCA.
+
             With --json every SDK message is one JSON line on standard output (AUTH first and last, \
             ACCESS_RIGHTS, READER, ENTER_PIN, ...). When standard input is not a terminal the answers \
             are read from it as SDK commands (ACCEPT, SET_ACCESS_RIGHTS, GET_ACCESS_RIGHTS, \
@@ -42,6 +48,13 @@ struct Auth: ParsableCommand {
         name: .customLong("trust-cvca"),
         help: ArgumentHelp("Trust this CVCA certificate (DER) as well; repeatable.", valueName: "file"))
     var trustCVCA: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Verify the card's EF.CardSecurity against this CSCA certificate (X.509, DER) as well.",
+            valueName: "file"))
+    var csca: String?
 
     @Flag(name: .customLong("test-pki"), help: "Trust the project's TEST CVCA (its key is public; tests only).")
     var testPKI = false
@@ -100,8 +113,20 @@ struct Auth: ParsableCommand {
         }
     }
 
+    /// The CSCA of --csca; with --simulator and no --csca the simulator's TEST CSCA; else none.
+    func cscaCertificate() throws -> X509Certificate? {
+        guard let csca else { return options.simulator ? SimulatorTestPKI.csca : nil }
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: csca)) else {
+            throw ValidationError("--csca \(csca): cannot read the file")
+        }
+        do { return try X509Certificate(der: [UInt8](data)) } catch {
+            throw ValidationError("--csca \(csca): not an X.509 certificate in DER")
+        }
+    }
+
     func run() throws {
         var anchors = try trustedCVCAs()
+        let csca = try cscaCertificate()
         let context = options.context()
         if testPKI || options.simulator {
             let cvca = TestCertificateAuthority.project.certificate
@@ -115,7 +140,7 @@ struct Auth: ParsableCommand {
         let face = AuthFace(
             context: context,
             options: .init(json: options.json, reader: cardReader, timeout: timeout, yes: yes, deny: deny, open: open),
-            trust: .builtIn(adding: anchors, csca: options.simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
+            trust: .builtIn(adding: anchors, csca: csca, date: .todayUTC()),
             connect: OnlineConnection.connect)
         try face.run(url: url).exitUnlessSuccess()
     }

@@ -86,6 +86,13 @@ struct AuthCommandTests {
             "eid", ["auth", "--trust-cvca", "/nonexistent/cvca.cvcert", "https://service.example/t"])
         #expect(cvca.status == 64)
         #expect(cvca.stderr.contains("--trust-cvca /nonexistent/cvca.cvcert: cannot read the file"))
+        let csca = try runTool("eid", ["auth", "--csca", "/nonexistent/csca.cer", "https://service.example/t"])
+        #expect(csca.status == 64)
+        #expect(csca.stderr.contains("--csca /nonexistent/csca.cer: cannot read the file"))
+        let readme = E2E.packageRoot.appendingPathComponent("README.md").path
+        let notX509 = try runTool("eid", ["auth", "--csca", readme, "https://service.example/t"])
+        #expect(notX509.status == 64)
+        #expect(notX509.stderr.contains("--csca \(readme): not an X.509 certificate in DER"))
         let timeout = try runTool("eid", ["auth", "--timeout", "0", "https://service.example/t"])
         #expect(timeout.status == 64)
         let missing = try runTool("eid", ["auth"])

@@ -43,6 +43,82 @@ extension ThroughPCSCD {
             }
         }
 
+        /// The emulator in its default setup (issue 15): no CA key file, so it makes a fresh Chip
+        /// Authentication key at PACE and writes it into its own EF.CardSecurity, whose signature
+        /// then no longer verifies. eid parses the file as AusweisApp does, runs TA and CA and
+        /// sends the file on: the server's passive authentication decides (it refuses the
+        /// signature), and eid reports the server's result as AusweisApp2 does
+        /// (vicc_default_setup_peer_test.py compares the two). Before, eid refused the card
+        /// itself (authCardNotGenuine) and never sent EAC2's output.
+        @Test func eidReachesEAC2WithTheEmulatorInItsDefaultSetup() throws {
+            let pki = try OwnPKIServer()
+            defer { pki.stop() }
+            try E2E.pool.withReader { reader, port in
+                let card = try EmulatedNPA(
+                    reader: reader, port: port, options: EmulatedNPA.options(trustingCVCAOf: pki.dir))
+                defer { card.stop() }
+                let auth = try runTool(
+                    "eid",
+                    [
+                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
+                        pki.origin + "/tctoken",
+                    ],
+                    stdin: Self.answers, timeout: 90)
+                let result = try pki.result()
+                let last = auth.stdoutLines.last ?? ""
+                #expect(auth.status != 0)
+                #expect(last.contains("resultmajor#error"), "\(auth.stdout)")
+                // The server's sal#securityConditionNotSatisfied, reported as AusweisApp2 reports it
+                // (its Paos_Generic_Server_Error: al/common#unknownAPIFunction), the server's minor
+                // named in the message.
+                #expect(last.contains("al/common#unknownAPIFunction"), "\(last)")
+                #expect(last.contains("Paos_Generic_Server_Error"), "\(last)")
+                #expect(
+                    last.contains(
+                        "with http://www.bsi.bund.de/ecard/api/1.1/resultminor/sal#securityConditionNotSatisfied"))
+                #expect(!last.contains("Cannot_Confirm_IdCard_Authenticity"), "\(last)")
+                #expect(result.hasPrefix(#"{"ok":false"#), "\(result)")
+                #expect(result.contains(#""reason":"passive_authentication_failed""#), "\(result)")
+                #expect(!auth.stdout.contains(EmulatedNPA.pin) && !auth.stderr.contains(EmulatedNPA.pin))
+            }
+        }
+
+        /// `--csca DIR/csca.cer`: eid verifies EF.CardSecurity itself. The emulator's default
+        /// setup then stops before Chip Authentication (Cannot_Confirm_IdCard_Authenticity); DIR's
+        /// card, signed by DIR's document signer, still authenticates.
+        @Test func withCSCAeidVerifiesEFCardSecurityItself() throws {
+            let pki = try OwnPKIServer()
+            defer { pki.stop() }
+            let arguments = [
+                "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--csca", pki.dir + "/csca.cer",
+            ]
+            try E2E.pool.withReader { reader, port in
+                let card = try EmulatedNPA(
+                    reader: reader, port: port, options: EmulatedNPA.options(trustingCVCAOf: pki.dir))
+                defer { card.stop() }
+                let auth = try runTool(
+                    "eid", arguments + ["--reader", reader, pki.origin + "/tctoken"], stdin: Self.answers,
+                    timeout: 90)
+                let last = auth.stdoutLines.last ?? ""
+                #expect(auth.status != 0)
+                #expect(last.contains("Cannot_Confirm_IdCard_Authenticity"), "\(last)")
+                let result = try pki.result()
+                #expect(result.hasPrefix(#"{"ok":false"#) && result.contains("client_reported_error"), "\(result)")
+            }
+            try E2E.pool.withReader { reader, port in
+                let card = try EmulatedNPA(
+                    reader: reader, port: port,
+                    options: EmulatedNPA.options(trustingPKI: pki.dir) + ["--datasetfile", pki.dataset])
+                defer { card.stop() }
+                let auth = try runTool(
+                    "eid", arguments + ["--reader", reader, pki.origin + "/tctoken"], stdin: Self.answers,
+                    timeout: 90)
+                let result = try pki.result()
+                #expect(auth.status == 0, "eid: \(auth.stderr)\nresult: \(result)")
+                #expect(result.contains(#""passiveAuthentication":"verified""#), "\(result)")
+            }
+        }
+
         /// The same emulator trusting another CVCA (the project's test CVCA, the default of
         /// libeac's store is none of ours) refuses the server's certificates: the test above
         /// depends on DIR/cvca.cvcert.

@@ -39,4 +39,32 @@ import Testing
                 == .documentValidityVerificationFailed)
         #expect(ECardAPIResult.Minor(uri: prefix + "sal#noSuchThing") == nil)
     }
+
+    /// A server's error result as AusweisApp reports it in AUTH (its ECardApiResult conversion
+    /// through GlobalStatus): the minors it gives for failures of its own pass; every other one
+    /// is its Paos_Generic_Server_Error, reported as unknownAPIFunction (measured with 1.26.2
+    /// for the sal#securityConditionNotSatisfied of eid-testserver's failed passive
+    /// authentication).
+    @Test func aServersResultAsAusweisAppReportsIt() {
+        let kept: Set<ECardAPIResult.Minor> = [
+            .unknownError, .noPermission, .internalError, .parameterError, .communicationError,
+            .trustedChannelEstablishmentFailed, .invalidCertificatePath, .cancellationByUser, .invalidKey,
+            .documentValidityVerificationFailed,
+        ]
+        for minor in ECardAPIResult.Minor.allCases {
+            let reported = ECardAPIResult.error(minor).reportedByClient
+            if kept.contains(minor) {
+                #expect(reported == .error(minor), "\(minor)")
+            } else if minor == .incorrectParameter {
+                #expect(reported == .error(.unknownError), "not in AusweisApp's table")
+            } else {
+                #expect(reported == .error(.unknownAPIFunction), "\(minor)")
+            }
+        }
+        #expect(ECardAPIResult.error(.securityConditionNotSatisfied).reportedByClient == .error(.unknownAPIFunction))
+        #expect(ECardAPIResult(major: .error).reportedByClient == .error(.unknownError))
+        #expect(ECardAPIResult.ok.reportedByClient == .ok)
+        let warning = ECardAPIResult(major: .warning, minor: .ageVerificationFailedWarning)
+        #expect(warning.reportedByClient == warning)
+    }
 }

@@ -12,6 +12,7 @@ timeout; the PIN is never printed (the SDK transcript masks it).
 """
 import asyncio
 import inspect
+import json
 import os
 import select
 import shutil
@@ -104,8 +105,10 @@ class OwnPKIServer:
                        check=True, stdout=subprocess.DEVNULL, timeout=60)
         return directory
 
-    def result(self):
-        with urllib.request.urlopen(self.origin + "/result", context=self.tls, timeout=10) as answer:
+    def result(self, session=None):
+        """GET /result: the last finished session's, or with `session` that session's."""
+        query = f"?session={session}" if session else ""
+        with urllib.request.urlopen(self.origin + "/result" + query, context=self.tls, timeout=10) as answer:
             return answer.read().decode()
 
     def stop(self):
@@ -116,17 +119,41 @@ class OwnPKIServer:
 
 
 class EmulatedCard:
-    """vicc --type nPA as the vpcd client of `port`, with DIR's CVCA, card files and CA key."""
+    """vicc --type nPA as the vpcd client of `port`, with DIR's CVCA, card files and CA key; with
+    `default_setup` only DIR's CVCA (for Terminal Authentication): vicc's own EF.CardAccess and
+    EF.CardSecurity and no CA key file, so that it makes a fresh Chip Authentication key and
+    writes it into EF.CardSecurity, whose signature then no longer verifies."""
 
-    def __init__(self, pki, port, cvca=None):
+    def __init__(self, pki, port, cvca=None, default_setup=False):
         d = pki.dir
+        files = [] if default_setup else [
+            "--ef-cardaccess", f"{d}/card-ef-cardaccess.bin", "--ef-cardsecurity", f"{d}/card-ef-cardsecurity.bin",
+            "--ca-key", f"{d}/card-ca.key"]
         self.log = tempfile.NamedTemporaryFile("w+", prefix="vicc-", delete=True)
         self.process = subprocess.Popen(
             ["/usr/bin/python3", os.path.join(HERE, "vicc", "run-vicc.py"), "--type", "nPA",
-             "--hostname", "127.0.0.1", "--port", str(port), "--cvca", cvca or f"{d}/cvca.cvcert",
-             "--ef-cardaccess", f"{d}/card-ef-cardaccess.bin", "--ef-cardsecurity", f"{d}/card-ef-cardsecurity.bin",
-             "--ca-key", f"{d}/card-ca.key", "--datasetfile", pki.dataset],
+             "--hostname", "127.0.0.1", "--port", str(port), "--cvca", cvca or f"{d}/cvca.cvcert", *files,
+             "--datasetfile", pki.dataset],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self.log)
+
+    @staticmethod
+    def wait_for_card(bin_dir, reader, present, timeout=45.0):
+        """Polls `eid readers --json` until pcscd shows a card in `reader` (or none). A new vicc
+        must not plug in before pcscd has seen the last one leave: pcscd may then never report
+        a change, and AusweisApp2 keeps the card it could not read as absent."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            listing = subprocess.run([os.path.join(bin_dir, "eid"), "readers", "--json"], capture_output=True,
+                                     text=True, timeout=30)
+            try:
+                readers = json.loads(listing.stdout).get("reader", [])
+            except ValueError:
+                readers = []
+            entry = next((r for r in readers if r.get("name") == reader), None)
+            if entry is not None and (entry.get("card") is not None) == present:
+                return
+            time.sleep(0.2)
+        raise PeerError(f"the card in {reader} did not {'appear' if present else 'disappear'} within {timeout:.0f} s")
 
     def errors(self):
         self.log.flush()
@@ -172,9 +199,11 @@ async def run(bin_dir, foreign_cvca=False):
     card = app = client = None
     try:
         card = EmulatedCard(server, port, cvca=os.path.join(other, "cvca.cvcert") if other else None)
+        EmulatedCard.wait_for_card(bin_dir, reader, present=True)
         app = start_ausweisapp2()
         client = await SDKClient.connect(app.url)
-        await client.wait_for_reader(reader, has_card=True)
+        # vicc's start (Python, libeac) can take more than 15 s on a loaded machine.
+        await client.wait_for_reader(reader, has_card=True, timeout=45.0)
         final = await asyncio.wait_for(authenticate(client, server.origin + "/tctoken"), TIMEOUT + 10)
         result = server.result()
         major = final.get("result", {}).get("major", "")
@@ -217,6 +246,10 @@ async def run(bin_dir, foreign_cvca=False):
             app.stop()
         if card:
             card.stop()
+            try:
+                EmulatedCard.wait_for_card(bin_dir, reader, present=False)
+            except PeerError as error:
+                print(f"  {error}", flush=True)
         server.stop()
         if other:
             shutil.rmtree(other, ignore_errors=True)

@@ -35,6 +35,7 @@ import Testing
         .authTcTokenUnavailable(.hostNotFound(host: "service.invalid")),
         .authInvalidTcToken(.unsupportedBinding),
         .authRefreshAddressFailed(.certificateNotInDescription),
+        .authCardSecurityUnusable,
     ]
 
     static func covered(_ reason: FailureReason) -> Int {
@@ -66,11 +67,12 @@ import Testing
         case .authTcTokenUnavailable: return 24
         case .authInvalidTcToken: return 25
         case .authRefreshAddressFailed: return 26
+        case .authCardSecurityUnusable: return 27
         }
     }
 
     @Test func everyReasonIsListed() {
-        #expect(Self.every.map(Self.covered) == Array(0..<27))
+        #expect(Self.every.map(Self.covered) == Array(0..<28))
     }
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
@@ -89,11 +91,15 @@ import Testing
                 "Workflow_TrustedChannel_Error_From_Server", "Paos_Generic_Server_Error",
                 "Workflow_Wrong_Parameter_Invocation", "Workflow_TrustedChannel_Establishment_Error",
                 "Workflow_TrustedChannel_Server_Format_Error", "Check_Refresh_Address_Hash_Missing_In_Certificate",
+                "Did_Authenticate_Eac2_Card_Command_Failed",
             ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
+        // AusweisApp's spelling: capitalized words, letters and digits (Did_Authenticate_Eac2_…).
         for name in Self.every.map(\.name) {
             let words = name.split(separator: "_", omittingEmptySubsequences: false)
-            #expect(words.allSatisfy { $0.first?.isUppercase == true && $0.allSatisfy { $0.isLetter } }, "\(name)")
+            #expect(
+                words.allSatisfy { $0.first?.isUppercase == true && $0.allSatisfy { $0.isLetter || $0.isNumber } },
+                "\(name)")
         }
     }
 

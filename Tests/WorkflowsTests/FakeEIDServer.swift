@@ -25,6 +25,8 @@ final class FakeEIDServer: PAOSTransport {
         case initializeFrameworkAndAdditionalInput
         /// The TA signature is made by another key than the terminal certificate's.
         case wrongSignature
+        /// EAC2's EphemeralPublicKey as x ‖ y, without the 04 (as AGETO's and mtG's servers send it).
+        case ephemeralKeyWithoutPrefix
         /// Authenticated auxiliary data (age verification) in EAC1, signed with TA and verified
         /// through Transmit before DG4 is read.
         case ageVerification
@@ -154,7 +156,11 @@ final class FakeEIDServer: PAOSTransport {
                 }
                 return .didAuthenticate(
                     DIDAuthenticate(
-                        .eac2(EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: signature))))
+                        .eac2(
+                            EAC2InputType(
+                                ephemeralPublicKey: fault == .ephemeralKeyWithoutPrefix
+                                    ? Array(key.publicKey.encoded.dropFirst()) : key.publicKey.encoded,
+                                signature: signature))))
             case .eac2(let output) where output.isChallengeOnly:
                 guard let eac1Output, let ephemeral else { throw PAOSTransportError.connectionFailed }
                 return .didAuthenticate(
@@ -163,8 +169,13 @@ final class FakeEIDServer: PAOSTransport {
                 guard let ephemeral, let cardSecurity = output.efCardSecurity, let nonce = output.nonce,
                     let token = output.authenticationToken
                 else { throw PAOSTransportError.connectionFailed }
-                let selection = try ChipAuthentication.select(
-                    from: try PassiveAuthentication.verify(cardSecurity, csca: SimulatorTestPKI.csca))
+                // Passive authentication is the server's: a file that does not verify under the
+                // CSCA ends the authentication, as eid-testserver ends it.
+                guard let infos = try? PassiveAuthentication.verify(cardSecurity, csca: SimulatorTestPKI.csca) else {
+                    return .startPAOSResponse(
+                        StartPAOSResponse(result: DSSResult(.error(.securityConditionNotSatisfied))))
+                }
+                let selection = try ChipAuthentication.select(from: infos)
                 let result = try ChipAuthentication.terminalKeys(
                     protocol: selection.protocol, chipKey: selection.publicKey, ephemeralKey: ephemeral, nonce: nonce,
                     token: token)

@@ -20,6 +20,9 @@ public enum ChipAuthenticationError: Error, Equatable, Sendable, CustomStringCon
     /// EF.CardSecurity is not signed by a document signer of the trusted CSCA, or not
     /// SignedData over SecurityInfos.
     case passiveAuthenticationFailed
+    /// EF.CardSecurity is not a ContentInfo with SignedData over id-SecurityObject holding DER
+    /// SecurityInfos (its signature not looked at).
+    case malformedCardSecurity
 
     public enum Step: String, Sendable {
         case setAT = "MSE:Set AT"
@@ -40,6 +43,7 @@ public enum ChipAuthenticationError: Error, Equatable, Sendable, CustomStringCon
         case .ephemeralKeyOnWrongCurve: return "the ephemeral key is not on the curve of the card's key"
         case .passiveAuthenticationFailed:
             return "EF.CardSecurity is not signed by a document signer of the trusted CSCA"
+        case .malformedCardSecurity: return "EF.CardSecurity is not SignedData over SecurityInfos"
         }
     }
 }

@@ -31,6 +31,22 @@ public enum PassiveAuthentication {
         return infos
     }
 
+    /// The SecurityInfos an eID client takes from `efCardSecurity`: with `csca`, once the file
+    /// verifies under it (`verify`); without, parsed strictly (ContentInfo, id-signedData,
+    /// id-SecurityObject, DER SecurityInfos) and its signature left to the eID server, whose
+    /// passive authentication decides (TR-03130), as AusweisApp's `EFCardSecurity::decode` does.
+    /// A signature checked without a CSCA would prove nothing about the card's origin, and it
+    /// refuses cards AusweisApp serves (vsmartcard's nPA emulator without a CA key file writes
+    /// a fresh Chip Authentication key into the signed file).
+    public static func securityInfos(_ efCardSecurity: [UInt8], csca: X509Certificate?, time: Int64? = nil) throws
+        -> SecurityInfos
+    {
+        if let csca { return try verify(efCardSecurity, csca: csca, time: time) }
+        do { return try SecurityInfos(efCardSecurity: efCardSecurity) } catch {
+            throw ChipAuthenticationError.malformedCardSecurity
+        }
+    }
+
     /// EF.CardSecurity for a card: `infos` signed by the document signer (test tools only).
     public static func sign(_ infos: SecurityInfos, signer: X509Certificate, key: X509PrivateKey) throws -> [UInt8] {
         try CMSSignedData.sign(infos.der, contentType: OID.idSecurityObject.dotted, signer: signer, key: key)

@@ -57,8 +57,11 @@ public struct EAC2CardData: Equatable, Sendable {
 public enum EACStepError: Error, Equatable, Sendable {
     /// The card refused Terminal or Chip Authentication (AusweisApp: Workflow_No_Permission_Error).
     case refused
-    /// EF.CardSecurity is not genuine or offers no usable Chip Authentication.
+    /// EF.CardSecurity does not verify under the configured CSCA (`eid auth --csca`).
     case cardNotGenuine
+    /// EF.CardSecurity is not SignedData over SecurityInfos, or offers no Chip Authentication
+    /// eid runs (AusweisApp: a protocol error of its EAC2 command, Workflow_No_Permission_Error).
+    case cardSecurityUnusable
     /// The server's ephemeral key is not a point on the card's Chip Authentication curve.
     case invalidEphemeralKey
 }

@@ -110,9 +110,10 @@ public struct AuthOutcome: Equatable, Sendable {
         }
         if server.major == .error {
             // The reason stays the local one when there is one: it says more than the server's echo.
+            // The result is the server's as AusweisApp reports it (`reportedByClient`).
             return AuthOutcome(
-                result: server.ecardAPIResult, reason: local ?? .authServerResult(server.ecardAPIResult),
-                fromServer: true)
+                result: server.ecardAPIResult.reportedByClient,
+                reason: local ?? .authServerResult(server.ecardAPIResult), fromServer: true)
         }
         return AuthOutcome(result: server.ecardAPIResult, reason: nil, fromServer: true)
     }

@@ -440,6 +440,7 @@ public final class AuthWorkflow {
         case let error as CardError: return .authCardError(error)
         case EACStepError.refused: return .authEACRefused
         case EACStepError.cardNotGenuine: return .authCardNotGenuine
+        case EACStepError.cardSecurityUnusable: return .authCardSecurityUnusable
         case EACStepError.invalidEphemeralKey:
             return .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "EphemeralPublicKey"))
         default: return .authCardError(CardError(error))
@@ -465,6 +466,7 @@ public final class AuthWorkflow {
         case .communicationError: return "A communication error occurred."
         case .trustedChannelEstablishmentFailed: return "The trusted channel could not be established."
         case .invalidCertificatePath: return "The certificate path is invalid."
+        case .unknownAPIFunction: return "The API function is unknown."
         default: return "An error occurred."
         }
     }

@@ -3,14 +3,15 @@ import EIDCrypto
 import SmartCard
 
 /// The authentication's card session on an eID card over a basic reader: PACE with the
-/// effective CHAT over the plain channel (or the CAN's secure messaging), GET CHALLENGE, passive
-/// authentication of EF.CardSecurity, Terminal Authentication with the server's signature and
+/// effective CHAT over the plain channel (or the CAN's secure messaging), GET CHALLENGE,
+/// EF.CardSecurity (parsed strictly; verified only against a configured CSCA), Terminal Authentication with the server's signature and
 /// Chip Authentication with its ephemeral key inside PACE secure messaging, then the server's
 /// APDUs over the plain channel, unchanged (the server protects them with the CA keys).
 public final class EIDAuthCardSession: AuthCard {
     let channel: CardChannel
     let paceInfo: PACEInfo
-    /// The CSCA EF.CardSecurity must chain to; nil checks only the signature inside the file.
+    /// The CSCA EF.CardSecurity must chain to (`eid auth --csca`); nil: the file is parsed, not
+    /// verified, as AusweisApp does; passive authentication is the eID server's (TR-03130).
     let csca: X509Certificate?
     private var secure: SecureMessaging?
     private var pace: PACEResult?
@@ -85,12 +86,17 @@ public final class EIDAuthCardSession: AuthCard {
             throw CardError.statusWord(.securityStatusNotSatisfied)
         }
         let cardSecurity = try guarded { try PassiveAuthentication.readCardSecurity(secure) }
-        let selection: ChipAuthentication.Selection
-        do {
-            selection = try ChipAuthentication.select(
-                from: try PassiveAuthentication.verify(cardSecurity, csca: csca))
-        } catch { throw EACStepError.cardNotGenuine }
-        guard let key = try? ECPoint(group: selection.publicKey.group, encoded: ephemeralKey) else {
+        let infos: SecurityInfos
+        do { infos = try PassiveAuthentication.securityInfos(cardSecurity, csca: csca) } catch {
+            throw csca == nil ? EACStepError.cardSecurityUnusable : EACStepError.cardNotGenuine
+        }
+        guard let selection = try? ChipAuthentication.select(from: infos) else {
+            throw EACStepError.cardSecurityUnusable
+        }
+        // Some eID servers send x ‖ y without the 04 of the uncompressed encoding (TR-03111
+        // 3.2.1); AusweisApp adds it to a key of even length, and so does eid.
+        let uncompressed = ephemeralKey.count % 2 == 0 ? [0x04] + ephemeralKey : ephemeralKey
+        guard let key = try? ECPoint(group: selection.publicKey.group, encoded: uncompressed) else {
             throw EACStepError.invalidEphemeralKey
         }
         guard let challenge else { throw CardError.statusWord(.conditionsOfUseNotSatisfied) }

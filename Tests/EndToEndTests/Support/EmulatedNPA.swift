@@ -28,6 +28,11 @@ final class EmulatedNPA: VPCDCardProcess {
         ]
     }
 
+    /// vicc's default setup for a server of an `eid-testserver pki --out DIR` directory: only
+    /// Terminal Authentication's trust in DIR's CVCA; its own EF.CardAccess and EF.CardSecurity
+    /// and no CA key file (it makes a fresh key and writes it into EF.CardSecurity).
+    static func options(trustingCVCAOf dir: String) -> [String] { ["--cvca", dir + "/cvca.cvcert"] }
+
     /// Starts the emulator as the vpcd client of `port` with `options` (vicc's nPA options) and
     /// waits until pcscd shows the card. vicc prints its card's events to standard output, the
     /// new PIN among them: not kept.
