@@ -7,10 +7,19 @@ import SmartCard
 //   eid-bench [RUNS]             PACE with the PIN against the software card in process, median CPU time
 //   eid-bench eac READER [RUNS]  TA + CA + five data groups through pcscd after PACE (EACBench)
 //   eid-bench auth URL CLIENTS SECONDS  parallel in-process clients against eid-testserver (AuthLoadBench)
+//   eid-bench runs URL CLIENTS COUNT    exactly COUNT authentications so (the soak of `make bench`)
 if CommandLine.arguments.dropFirst().first == "eac" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     guard let reader = arguments.first else { fatalError("usage: eid-bench eac READER [RUNS]") }
     try EACBench.run(reader: reader, runs: Int(arguments.dropFirst().first ?? "") ?? 20)
+    exit(0)
+}
+if CommandLine.arguments.dropFirst().first == "runs" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    guard arguments.count == 3, let clients = Int(arguments[1]), let count = Int(arguments[2]) else {
+        fatalError("usage: eid-bench runs TCTOKEN-URL CLIENTS COUNT")
+    }
+    AuthLoadBench.run(url: arguments[0], clients: clients, count: count)
     exit(0)
 }
 if CommandLine.arguments.dropFirst().first == "auth" {
