@@ -168,9 +168,11 @@ def soak(count):
             time.sleep(1)  # the last connections close
             rate = line.split("(")[1].split(" auth/s")[0]
             failed = line.rsplit(", ", 1)[1].split()[0]
+            # /stats counts its own connection; a server from before 2026-11-25 has no openConnections.
+            open_connections = server.stats().get("openConnections")
             print(f"| {done} | {time.monotonic() - started:.0f} s | {rate} | {failed} | "
                   f"{server.rss_kib() / 1024:.1f} MiB | {server.open_fds()} | "
-                  f"{server.stats()['openConnections'] - 1} |", flush=True)
+                  f"{'-' if open_connections is None else open_connections - 1} |", flush=True)
         print(f"   (peak RSS {server.peak_rss_kib() / 1024:.1f} MiB)")
     finally:
         server.stop()
