@@ -5,10 +5,13 @@ import SmartCard
 /// The server's sessions, many at once (parallel CI jobs), each isolated: created when a
 /// TcToken is handed out, found again by the front end for every PAOS POST, and kept with their
 /// results. Each running session has a lock of its own, so sessions run side by side while one
-/// session's messages are taken one at a time. At most `capacity` sessions run at once: a new
-/// one is refused (`full`, with the seconds until a slot frees) rather than ending a running
-/// one, and sessions that stall (`SessionConfiguration.timeout`, `startTimeout` before
-/// StartPAOS) time out and free their slots. A finished session keeps only its result, and only
+/// session's messages are taken one at a time. At most `capacity` sessions run at once. When
+/// they are all running, the oldest session still waiting for StartPAOS `startGrace` seconds
+/// after its TcToken gives way to the new one (an eID client sends StartPAOS right after the
+/// TcToken, so such a session was fetched and left: a flood of TcToken requests only pushes out
+/// its own sessions); else the new one is refused (`full`, with the seconds until a slot frees)
+/// rather than ending a started session. Sessions that stall (`SessionConfiguration.timeout`,
+/// `startTimeout` before StartPAOS) time out and free their slots. A finished session keeps only its result, and only
 /// the last `resultCapacity` results are kept, so memory stays flat however many sessions run.
 /// The table and each slot guard their state with a lock, hence @unchecked Sendable.
 public final class EIDServerSessions: @unchecked Sendable {
@@ -29,11 +32,17 @@ public final class EIDServerSessions: @unchecked Sendable {
     public let capacity: Int
     /// The results of at most this many finished sessions are kept (the oldest goes first).
     public let resultCapacity: Int
+    /// Seconds a session waiting for StartPAOS is safe from giving way to a new one.
+    public let startGrace: Double
 
-    public init(clock: any SessionClock = MonotonicSessionClock(), capacity: Int = 256, resultCapacity: Int = 1024) {
+    public init(
+        clock: any SessionClock = MonotonicSessionClock(), capacity: Int = 256, resultCapacity: Int = 1024,
+        startGrace: Double = 5
+    ) {
         self.clock = clock
         self.capacity = max(1, capacity)
         self.resultCapacity = max(1, resultCapacity)
+        self.startGrace = startGrace
     }
 
     /// A fresh session identifier: a random UUID.
@@ -60,13 +69,37 @@ public final class EIDServerSessions: @unchecked Sendable {
         if let refusal { throw refusal }
     }
 
-    /// Why a session `id` cannot be added now (under the table's lock), nil when it can.
+    /// Why a session `id` cannot be added now, nil when it can (under the table's lock). When
+    /// the table is full, the oldest session left unstarted for `startGrace` gives way (it ends
+    /// as timed out).
     private func admission(_ id: String) -> EIDServerSessionsError? {
         guard running[id] == nil, results[id] == nil else { return .duplicateSession }
         guard running.count >= capacity else { return nil }
         let now = clock.now()
-        let soonest = running.values.map { slot in slot.lock.withLock { slot.session.secondsLeft(now: now) } }.min()
-        return .full(retryAfter: max(1, Int((soonest ?? 1).rounded(.up))))
+        var soonest = Double.infinity
+        var left: (id: String, since: Double)?
+        for (other, slot) in running {
+            let (unstarted, since, remaining) = slot.lock.withLock {
+                (
+                    slot.session.state == .waitingForStartPAOS, slot.session.lastActivity,
+                    slot.session.secondsLeft(now: now)
+                )
+            }
+            soonest = min(soonest, remaining, unstarted ? since + startGrace - now : .infinity)
+            if unstarted, now - since >= startGrace, since < left?.since ?? .infinity { left = (other, since) }
+        }
+        if let left, let slot = running[left.id] {
+            let result = slot.lock.withLock { () -> SessionResult? in
+                guard slot.session.state == .waitingForStartPAOS else { return nil }
+                slot.session.finish(failure: .timedOut)
+                return slot.session.result
+            }
+            if let result {
+                retire(left.id, result)
+                return nil
+            }
+        }
+        return .full(retryAfter: max(1, Int(soonest.rounded(.up))))
     }
 
     /// Answers a PAOS POST. The session is the one named by `sessionIdentifier` (from the PAOS

@@ -66,8 +66,9 @@ struct Serve: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Sessions running at once at most; a TcToken request beyond them gets 503 with Retry-After "
-                + "(a session not started within 30 s, or idle for 120 s, times out).",
+            "Sessions running at once at most; beyond them a session not started 5 s after its TcToken "
+                + "gives way, else a TcToken request gets 503 with Retry-After (a session not started within "
+                + "30 s, or idle for 120 s, times out).",
             valueName: "n"))
     var maxSessions = FrontEndConfiguration().maximumSessions
 

@@ -60,13 +60,36 @@ import Testing
         try sessions.create(Self.configuration("started"))
         try sessions.create(Self.configuration("unused"))
         _ = sessions.respond(toBody: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "started"))).encoded())
-        // Full: no running session is pushed out; the unused one times out first, in 30 s.
-        #expect(throws: EIDServerSessionsError.full(retryAfter: 30)) { try sessions.create(Self.configuration("new")) }
+        // Full: no session is pushed out yet; the unused one may give way in 5 s.
+        #expect(throws: EIDServerSessionsError.full(retryAfter: 5)) { try sessions.create(Self.configuration("new")) }
         #expect(sessions.isRunning("started") && sessions.isRunning("unused"))
-        clock.advance(31)
+        clock.advance(6)
         try sessions.create(Self.configuration("new"))
         #expect(sessions.result(of: "unused")?.error == .timedOut)
         #expect(sessions.isRunning("started") && sessions.isRunning("new"))
+        // Both started: a started session is never pushed out; the first times out in 114 s.
+        _ = sessions.respond(toBody: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "new"))).encoded())
+        #expect(throws: EIDServerSessionsError.full(retryAfter: 114)) { try sessions.create(Self.configuration("x")) }
+        clock.advance(115)
+        try sessions.create(Self.configuration("x"))
+        #expect(sessions.result(of: "started")?.error == .timedOut && sessions.isRunning("new"))
+    }
+
+    @Test func aFloodOfUnusedSessionsPushesOutOnlyItsOwnOnceTheyAreLeft() throws {
+        let clock = ManualClock()
+        let sessions = EIDServerSessions(clock: clock, capacity: 3)
+        try sessions.create(Self.configuration("login"))
+        _ = sessions.respond(toBody: Self.startPAOS("login"))
+        for i in 0..<2 { try sessions.create(Self.configuration("flood\(i)")) }
+        clock.advance(5)
+        // The flood goes on; each new TcToken pushes out the oldest left one, never the login.
+        for i in 2..<10 {
+            try sessions.create(Self.configuration("flood\(i)"))
+            clock.advance(5)
+        }
+        #expect(sessions.isRunning("login") && sessions.runningCount == 3)
+        try sessions.create(Self.configuration("another login"))
+        #expect(sessions.isRunning("another login") && sessions.isRunning("login"))
     }
 
     @Test func finishedSessionsKeepOnlyTheirResultsAndOnlyTheNewest() throws {
