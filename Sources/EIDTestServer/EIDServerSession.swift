@@ -145,9 +145,19 @@ public struct EIDServerSession: Sendable {
     /// returns whether it did (the front end calls it now and then, so `/result` tells).
     @discardableResult
     public mutating func expireIfStalled() -> Bool {
-        guard state != .finished, clock.now() - lastActivity > configuration.timeout else { return false }
+        guard state != .finished, secondsLeft(now: clock.now()) < 0 else { return false }
         finish(failure: .timedOut)
         return true
+    }
+
+    /// Seconds until the session times out unless the client sends its next message (negative:
+    /// overdue): `startTimeout` for StartPAOS, which an eID client sends right after it has
+    /// fetched the TcToken (before any user dialog), `timeout` for the other messages.
+    func secondsLeft(now: Double) -> Double {
+        let limit =
+            state == .waitingForStartPAOS
+            ? min(configuration.startTimeout, configuration.timeout) : configuration.timeout
+        return lastActivity + limit - now
     }
 
     // MARK: steps

@@ -31,6 +31,15 @@ public enum ServerPKIFile: String, CaseIterable, Sendable {
     case cardSecurity = "card-ef-cardsecurity.bin"
     case cardChipAuthenticationKey = "card-ca.key"
 
+    /// Whether the file holds a private key (written readable by its owner only).
+    public var isPrivateKey: Bool {
+        switch self {
+        case .tlsKey, .cvcaKey, .documentVerifierKey, .terminalKey, .documentSignerKey, .cardChipAuthenticationKey:
+            return true
+        default: return false
+        }
+    }
+
     /// The files `serve --pki` cannot do without.
     public static let requiredByServe: [ServerPKIFile] = [
         .tlsCertificate, .tlsKey, .origin, .cvca, .documentVerifier, .documentVerifierKey, .terminal, .terminalKey,

@@ -22,6 +22,9 @@ public struct SessionConfiguration: Sendable {
     public var faults: ServerFaults
     /// Seconds a session may wait for the client's next message before it times out.
     public var timeout: Double
+    /// Seconds a new session waits for StartPAOS before it times out (at most `timeout`): TcTokens
+    /// fetched and never used free their slots soon.
+    public var startTimeout: Double
     /// Today, for certificates issued for faults and the age verification's date.
     public var date: CalendarDate
     /// The SHA-256 hash the fault `tls_not_in_description` puts into CommCertificates instead.
@@ -31,7 +34,7 @@ public struct SessionConfiguration: Sendable {
         sessionIdentifier: String, pki: ServerPKI, requiredRights: Set<AccessRight> = defaultRequiredRights,
         optionalRights: Set<AccessRight> = [], verifications: Verifications = Verifications(),
         transactionInfo: String? = nil, faults: ServerFaults = ServerFaults(), timeout: Double = 120,
-        date: CalendarDate = .todayUTC()
+        startTimeout: Double = 30, date: CalendarDate = .todayUTC()
     ) {
         self.sessionIdentifier = sessionIdentifier
         self.pki = pki
@@ -41,6 +44,7 @@ public struct SessionConfiguration: Sendable {
         self.transactionInfo = transactionInfo
         self.faults = faults
         self.timeout = timeout
+        self.startTimeout = startTimeout
         self.date = date
     }
 

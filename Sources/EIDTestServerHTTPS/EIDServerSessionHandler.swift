@@ -15,19 +15,21 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     private let tlsCertificate: [UInt8]
     private let pki = Mutex<ServerPKI?>(nil)
     private let timeout: Double
+    private let startTimeout: Double
     private let attributes: RequestedAttributes
     private let sweeper = Mutex<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
-    /// `timeout` seconds for the client's next message; at most `capacity` sessions are kept (the
-    /// front end's `maximumSessions`); every session asks for `attributes`. Serves no session until
-    /// `use(origin:)` or `use(pki:)`.
+    /// `timeout` seconds for the client's next message (`startTimeout` for StartPAOS); at most
+    /// `capacity` sessions run at once (the front end's `maximumSessions`); every session asks for
+    /// `attributes`. Serves no session until `use(origin:)` or `use(pki:)`.
     public init(
-        tlsCertificate: [UInt8], timeout: Double = 120, capacity: Int = 10_000,
+        tlsCertificate: [UInt8], timeout: Double = 120, startTimeout: Double = 30, capacity: Int = 256,
         attributes: RequestedAttributes = .all
     ) {
         self.tlsCertificate = tlsCertificate
         self.timeout = timeout
+        self.startTimeout = startTimeout
         self.attributes = attributes
         sessions = EIDServerSessions(capacity: capacity)
     }
@@ -57,18 +59,23 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
         }
     }
 
-    public func openSession(id: String, faults: [String]) -> Bool {
+    public func openSession(id: String, faults: [String]) -> SessionOpening {
         guard let pki = pki.withLock({ $0 }),
             let parsed = try? ServerFaults(parsing: faults.joined(separator: ","))
-        else { return false }
+        else { return .unknownFault }
         do {
             try sessions.create(
                 SessionConfiguration(
                     sessionIdentifier: id, pki: pki, requiredRights: attributes.required,
-                    optionalRights: attributes.optional, faults: parsed, timeout: timeout))
-        } catch { return false }
-        return true
+                    optionalRights: attributes.optional, faults: parsed, timeout: timeout, startTimeout: startTimeout))
+        } catch {
+            if case .full(let seconds) = error { return .busy(retryAfter: seconds) }
+            return .unknownFault
+        }
+        return .opened
     }
+
+    public func isRunning(sessionID: String) -> Bool { sessions.isRunning(sessionID) }
 
     public func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
         let reply = sessions.respond(toBody: body, sessionIdentifier: sessionID)

@@ -17,8 +17,11 @@ public struct FrontEndConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(60)
     /// How long the `slow` fault delays each PAOS answer.
     public var slowDelay: Duration = .seconds(3)
-    /// Sessions kept at most (the oldest goes first) and how long a session may be used.
-    public var maximumSessions = 10_000
+    /// Connections open at once at most; one more is closed as soon as it is accepted.
+    public var maximumConnections = 512
+    /// Sessions running at once at most (`serve --max-sessions`): a TcToken request beyond them
+    /// gets 503 with Retry-After; how long a session may be used at most.
+    public var maximumSessions = 256
     public var sessionLifetime: Duration = .seconds(15 * 60)
 
     public init() {}

@@ -121,6 +121,11 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
 
     private func send(_ response: FrontEndResponse, version: HTTPVersion, context: ChannelHandlerContext) {
         guard context.channel.isActive else { return }
+        guard response.headersAreSafe else {
+            var refusal = FrontEndResponse.text(500, "internal error: a header value held a line break")
+            refusal.close = true
+            return send(refusal, version: version, context: context)
+        }
         if response.abort {
             context.close(promise: nil)
             return

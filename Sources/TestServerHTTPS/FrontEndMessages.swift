@@ -74,4 +74,22 @@ public struct FrontEndResponse: Sendable {
     static func text(_ status: Int, _ text: String) -> FrontEndResponse {
         FrontEndResponse(status: status, contentType: "text/plain; charset=utf-8", body: Array((text + "\n").utf8))
     }
+
+    /// Whether every header name and value is free of CR, LF and NUL, which would end the header
+    /// line and let the rest pose as headers or body (response splitting). The routes build
+    /// headers from constants and encoded values only; `FrontEndHTTPHandler` sends a 500 instead
+    /// of any response that fails this.
+    var headersAreSafe: Bool {
+        headers.allSatisfy { name, value in
+            !(name.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 }
+                || value.utf8.contains { $0 == 13 || $0 == 10 || $0 == 0 })
+        }
+    }
+
+    /// 503: too many sessions are running; try again in `seconds`.
+    static func busy(retryAfter seconds: Int) -> FrontEndResponse {
+        var response = FrontEndResponse.text(503, "too many sessions are running: try again in \(seconds) s")
+        response.headers.append(("Retry-After", String(seconds)))
+        return response
+    }
 }

@@ -85,7 +85,9 @@ public final class FrontEndRoutes: Sendable {
         }
         let transport = Set(names.compactMap(TransportFault.init(rawValue:)))
         if transport.contains(.redirect) {
-            let rest = names.filter { $0 != TransportFault.redirect.rawValue }
+            // The names come decoded from the query: percent-encoded again, they cannot end the
+            // Location header's line (CR, LF) nor add parameters.
+            let rest = names.filter { $0 != TransportFault.redirect.rawValue }.map(percentEncoded)
             let target = origin + "/tctoken" + (rest.isEmpty ? "" : "?fault=" + rest.joined(separator: ","))
             var response = FrontEndResponse.text(303, "see \(target)")
             response.headers.append(("Location", target))
@@ -102,8 +104,11 @@ public final class FrontEndRoutes: Sendable {
         guard let id = try? SecureRandom.bytes(16).hexString.lowercased() else {
             return .text(500, "no random session id")
         }
-        guard handler.openSession(id: id, faults: sessionFaults) else {
-            return .text(400, "unknown fault in: \(sessionFaults.joined(separator: ",").prefix(200))")
+        if let refusal = admitSession() { return refusal }
+        switch handler.openSession(id: id, faults: sessionFaults) {
+        case .opened: break
+        case .unknownFault: return .text(400, "unknown fault in: \(sessionFaults.joined(separator: ",").prefix(200))")
+        case .busy(let seconds): return .busy(retryAfter: seconds)
         }
         let usesPSK = configuration.pskForAll || transport.contains(.psk) || transport.contains(.pskWrongKey)
         var psk: Secret?
@@ -131,21 +136,24 @@ public final class FrontEndRoutes: Sendable {
         return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: token.encoded())
     }
 
-    private func open(_ id: String, _ session: Session) {
-        sessions.withLock { sessions in
+    /// Forgets the sessions that no longer run (finished, timed out, or past their lifetime)
+    /// with their PSKs; nil when a new one may open, else 503: a running session is never
+    /// pushed out by new ones (a flood of TcToken requests must not end others' logins).
+    private func admitSession() -> FrontEndResponse? {
+        let full = sessions.withLock { sessions in
             let now = ContinuousClock.now
-            for (id, session) in sessions where now - session.opened >= configuration.sessionLifetime {
+            for (id, session) in sessions
+            where now - session.opened >= configuration.sessionLifetime || !handler.isRunning(sessionID: id) {
                 sessions[id] = nil
                 keys.remove(id)
             }
-            if sessions.count >= configuration.maximumSessions,
-                let oldest = sessions.min(by: { $0.value.opened < $1.value.opened })
-            {
-                sessions[oldest.key] = nil
-                keys.remove(oldest.key)
-            }
-            sessions[id] = session
+            return sessions.count >= configuration.maximumSessions
         }
+        return full ? .busy(retryAfter: 1) : nil
+    }
+
+    private func open(_ id: String, _ session: Session) {
+        sessions.withLock { $0[id] = session }
     }
 
     private func session(_ id: String) -> Session? {
@@ -217,10 +225,20 @@ public final class FrontEndRoutes: Sendable {
         return FrontEndResponse(status: 200, contentType: "application/json", body: json)
     }
 
+    /// The page the client's refresh address shows: the result of its session (`?session=ID`,
+    /// never another one's: CI jobs run side by side), or without a session the last one's.
     private func refreshPage(_ request: FrontEndRequest) -> FrontEndResponse {
         let major = request.parameter("ResultMajor") ?? "(none)"
         let minor = request.parameter("ResultMinor").map { " / " + $0 } ?? ""
-        let result = String(decoding: handler.resultJSON(), as: UTF8.self)
+        let json: [UInt8]
+        if let id = request.parameter("session") {
+            json =
+                handler.resultJSON(sessionID: id)
+                ?? Array(#"{"ok":false,"error":"no finished session of that id"}"#.utf8)
+        } else {
+            json = handler.resultJSON()
+        }
+        let result = String(decoding: json, as: UTF8.self)
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>eid-testserver: result</title></head><body>

@@ -6,7 +6,8 @@ import Synchronization
 /// eid-testserver's HTTPS server: SwiftNIO accepts connections and parses HTTP/1.1 (NIOHTTP1);
 /// OpenSSL (`TLSServerContext`, through memory BIOs) does TLS; `FrontEndRoutes` answers. Each
 /// connection has an idle timeout and a request timeout; a broken connection closes only
-/// itself.
+/// itself. At most `maximumConnections` are open at once: one more is closed as soon as it is
+/// accepted (counted in `/stats` as refused), before any TLS work.
 public final class HTTPSFrontEnd: Sendable {
     public let routes: FrontEndRoutes
     private let tls: TLSServerContext
@@ -31,13 +32,17 @@ public final class HTTPSFrontEnd: Sendable {
         let tls = self.tls
         let pool = self.pool
         let statistics = routes.statistics
+        let limit = configuration.maximumConnections
         let idle = TimeAmount.nanoseconds(Int64(configuration.idleTimeout.nanoseconds))
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    statistics.connectionAccepted()
+                guard statistics.connectionOpened(limit: limit) else {
+                    return channel.close()
+                }
+                channel.closeFuture.whenComplete { _ in statistics.connectionClosed() }
+                return channel.eventLoop.makeCompletedFuture {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHandler(IdleStateHandler(readTimeout: idle))
                     try pipeline.addHandler(OpenSSLServerHandler(context: tls, statistics: statistics))

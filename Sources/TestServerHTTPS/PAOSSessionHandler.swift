@@ -4,8 +4,13 @@
 /// Called from several threads at once (one per connection); never on an event loop.
 public protocol PAOSSessionHandler: Sendable {
     /// A new session `id` for a TcToken, with the fault names the front end does not handle
-    /// itself (see `TransportFault`). Returns false, and opens nothing, when a name is unknown.
-    func openSession(id: String, faults: [String]) -> Bool
+    /// itself (see `TransportFault`). Opens nothing when a name is unknown or too many sessions
+    /// are running.
+    func openSession(id: String, faults: [String]) -> SessionOpening
+
+    /// Whether session `sessionID` is still running (the front end forgets the PSKs and
+    /// transport faults of sessions that are not).
+    func isRunning(sessionID: String) -> Bool
 
     /// The answer to one PAOS POST of session `sessionID` (the client's SOAP message in `body`):
     /// the HTTP status and the server's next SOAP message (or an error text).

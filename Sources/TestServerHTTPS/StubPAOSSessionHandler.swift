@@ -11,7 +11,16 @@ public final class StubPAOSSessionHandler: PAOSSessionHandler {
 
     public init() {}
 
-    public func openSession(id: String, faults: [String]) -> Bool { faults.isEmpty }
+    private let open = Mutex<Set<String>>([])
+
+    /// Opens sessions without faults; each ends with its first PAOS message.
+    public func openSession(id: String, faults: [String]) -> SessionOpening {
+        guard faults.isEmpty else { return .unknownFault }
+        open.withLock { _ = $0.insert(id) }
+        return .opened
+    }
+
+    public func isRunning(sessionID: String) -> Bool { open.withLock { $0.contains(sessionID) } }
 
     public func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
         let envelope: PAOSEnvelope
@@ -20,6 +29,7 @@ public final class StubPAOSSessionHandler: PAOSSessionHandler {
         } catch {
             return PAOSHTTPReply(status: 400, body: Array("not a PAOS message: \(error)\n".utf8))
         }
+        open.withLock { _ = $0.remove(sessionID) }
         let result = DSSResult(.error(.internalError), message: Self.message)
         let answer = PAOSEnvelope(
             .startPAOSResponse(StartPAOSResponse(result: result)), relatesTo: envelope.messageID)

@@ -69,6 +69,39 @@ enum AuthLoadBench {
                 Double(succeeded) / elapsed, succeeded, elapsed, failed, median * 1000))
     }
 
+    /// `eid-bench runs URL CLIENTS COUNT`: exactly COUNT authentications by CLIENTS threads (the
+    /// soak of `make bench`, which reads the server's RSS and descriptors between such runs);
+    /// prints how many succeeded and failed and the time they took.
+    static func run(url: String, clients: Int, count: Int) {
+        let remaining = Atomic<Int>(count)
+        let tally = Tally()
+        let done = DispatchGroup()
+        let start = EACBench.wallSeconds()
+        for _ in 0..<clients {
+            done.enter()
+            let thread = Thread {
+                let card = SimulatorReaderProvider()
+                while remaining.subtract(1, ordering: .relaxed).oldValue > 0 {
+                    if authenticate(url: url, provider: card) {
+                        tally.succeeded.add(1, ordering: .relaxed)
+                    } else {
+                        tally.failed.add(1, ordering: .relaxed)
+                    }
+                }
+                done.leave()
+            }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
+        done.wait()
+        let elapsed = EACBench.wallSeconds() - start
+        print(
+            String(
+                format: "%d authentications by %d clients in %.1f s (%.1f auth/s), %d failed",
+                tally.succeeded.load(ordering: .relaxed), clients, elapsed,
+                Double(tally.succeeded.load(ordering: .relaxed)) / elapsed, tally.failed.load(ordering: .relaxed)))
+    }
+
     /// One whole authentication; true when it ended with ResultMajor ok.
     static func authenticate(url: String, provider: SimulatorReaderProvider) -> Bool {
         let session = HTTPSession()

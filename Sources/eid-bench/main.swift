@@ -7,6 +7,8 @@ import SmartCard
 //   eid-bench [RUNS]             PACE with the PIN against the software card in process, median CPU time
 //   eid-bench eac READER [RUNS]  TA + CA + five data groups through pcscd after PACE (EACBench)
 //   eid-bench auth URL CLIENTS SECONDS  parallel in-process clients against eid-testserver (AuthLoadBench)
+//   eid-bench runs URL CLIENTS COUNT    exactly COUNT authentications so (the soak of `make bench`)
+
 /// Runs `body`; a `BenchError.usage` exits 64 with the usage line, any other error 1 with its text.
 func running(_ body: () throws -> Void) -> Never {
     do {
@@ -28,6 +30,15 @@ if CommandLine.arguments.dropFirst().first == "eac" {
         let runs = Int(arguments.dropFirst().first ?? "") ?? 20
         guard runs > 0 else { throw BenchError.usage("eid-bench eac READER [RUNS], RUNS at least 1") }
         try EACBench.run(reader: reader, runs: runs)
+    }
+}
+if CommandLine.arguments.dropFirst().first == "runs" {
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    running {
+        guard arguments.count == 3, let clients = Int(arguments[1]), let count = Int(arguments[2]), clients > 0,
+            count > 0
+        else { throw BenchError.usage("eid-bench runs TCTOKEN-URL CLIENTS COUNT") }
+        AuthLoadBench.run(url: arguments[0], clients: clients, count: count)
     }
 }
 if CommandLine.arguments.dropFirst().first == "auth" {

@@ -20,11 +20,12 @@ import Testing
         let origin: String
         var certificateFile: String { directory + "/cert.pem" }
 
-        init() throws {
+        init(capacity: Int = 256, startTimeout: Double = 30) throws {
             var configuration = FrontEndConfiguration()
             configuration.port = 0
             let certificate = try #require(Self.credentials.certificateDER)
-            handler = EIDServerSessionHandler(tlsCertificate: certificate)
+            handler = EIDServerSessionHandler(
+                tlsCertificate: certificate, startTimeout: startTimeout, capacity: capacity)
             frontEnd = HTTPSFrontEnd(
                 configuration: configuration,
                 tls: try TLSServerContext(
@@ -69,6 +70,14 @@ import Testing
 
         /// A TcToken for `query`, the client's exchange over HTTPS POSTs to its ServerAddress, and then `/result`.
         func authenticate(_ query: String = "") throws -> (outcome: TestEIDClient.Outcome, result: String) {
+            let (outcome, result, _) = try authenticateSession(query)
+            return (outcome, result)
+        }
+
+        /// `authenticate`, also returning the session's identifier.
+        func authenticateSession(_ query: String = "") throws -> (
+            outcome: TestEIDClient.Outcome, result: String, session: String
+        ) {
             let token = try #require(try curl(origin + "/tctoken" + query))
             #expect(token.code == 200)
             let tcToken = try TcToken.parse(token.body)
@@ -86,7 +95,7 @@ import Testing
                 return reply.body
             }
             let result = try #require(try curl(origin + "/result"))
-            return (outcome, String(decoding: result.body, as: UTF8.self))
+            return (outcome, String(decoding: result.body, as: UTF8.self), tcToken.sessionIdentifier)
         }
     }
 
@@ -137,7 +146,7 @@ import Testing
     @Test func aStalledSessionIsSweptAndResultShowsItsTimeout() async throws {
         let handler = EIDServerSessionHandler(tlsCertificate: [1, 2, 3], timeout: 0.2)
         try handler.use(origin: "https://127.0.0.1:18443", sweepInterval: .milliseconds(100))
-        #expect(handler.openSession(id: "stalled", faults: []))
+        #expect(handler.openSession(id: "stalled", faults: []) == .opened)
         let deadline = ContinuousClock.now + .seconds(10)
         while handler.sessions.result(of: "stalled") == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
@@ -151,6 +160,37 @@ import Testing
         let server = try Server()
         #expect(try server.curl(server.origin + "/tctoken?fault=no_such_fault")?.code == 400)
         let idle = EIDServerSessionHandler(tlsCertificate: [1, 2, 3])
-        #expect(!idle.openSession(id: "x", faults: []))
+        #expect(idle.openSession(id: "x", faults: []) == .unknownFault)
+    }
+
+    @Test func refreshPageShowsItsOwnSessionNeverTheLastOne() throws {
+        let server = try Server()
+        let (outcome, _, finished) = try server.authenticateSession()
+        #expect(outcome.result == .ok)
+        let running = try TcToken.parse(try #require(try server.curl(server.origin + "/tctoken")).body)
+        // The running session's refresh page must not show the finished one's data.
+        let other = try #require(try server.curl(running.refreshAddress + "&ResultMajor=ok"))
+        #expect(other.code == 200)
+        let otherPage = String(decoding: other.body, as: UTF8.self)
+        #expect(!otherPage.contains("ERIKA"), "the refresh page of a running session shows another's result")
+        #expect(otherPage.contains("no finished session of that id"))
+        let own = try #require(try server.curl(server.origin + "/refresh?session=" + finished + "&ResultMajor=ok"))
+        #expect(String(decoding: own.body, as: UTF8.self).contains("ERIKA"))
+        let result = try #require(try server.curl(server.origin + "/result?session=" + running.sessionIdentifier))
+        #expect(result.code == 404)
+    }
+
+    @Test func aTcTokenFloodGets503WithRetryAfterUntilUnstartedSessionsTimeOut() throws {
+        let server = try Server(capacity: 2, startTimeout: 1)
+        let first = try #require(try server.curl(server.origin + "/tctoken"))
+        let second = try #require(try server.curl(server.origin + "/tctoken"))
+        #expect(first.code == 200 && second.code == 200)
+        let refused = try #require(try server.curl(server.origin + "/tctoken", ["-D", server.directory + "/head"]))
+        #expect(refused.code == 503)
+        let head = try String(contentsOfFile: server.directory + "/head", encoding: .utf8)
+        #expect(head.lowercased().contains("retry-after: 1\r\n"), "\(head)")
+        // The sessions nobody started time out (start timeout 1 s) and free their slots.
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(try server.curl(server.origin + "/tctoken")?.code == 200)
     }
 }

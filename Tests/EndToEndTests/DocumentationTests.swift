@@ -93,6 +93,8 @@ extension ThroughPCSCD {
             // The example as a user copies it: these are the only machine-specific strings.
             #expect(script.contains("127.0.0.1:35963") && script.contains("'Virtual PCD 00 00'"))
             #expect(script.contains("18443"))
+            // Parallel CI jobs share a server: each asks for its own session's result.
+            #expect(script.contains("/result?session="), "the example reads /result without its session")
             try E2E.pool.withReader { reader, port in
                 let serverPort = try Self.freePort()
                 let adapted =

@@ -9,6 +9,30 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
         "needs the built eid-testserver binary: run `make test`"))
 struct TestServerToolTests {
+    @Test func pkiWritesPrivateKeysForItsOwnerOnly() throws {
+        let base = NSTemporaryDirectory() + "eid-testserver-pki-modes-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        func mode(_ path: String) throws -> Int {
+            try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
+        }
+        let keys = ["tls-key.pem", "cvca.key", "dv.key", "at.key", "ds.key", "card-ca.key"]
+        // A new directory (and its missing parent): the directory 0700, the keys 0600.
+        let fresh = base + "/new/pki"
+        #expect(try runTool("eid-testserver", ["pki", "--out", fresh]).status == 0)
+        #expect(try mode(fresh) == 0o700)
+        for key in keys { #expect(try mode(fresh + "/" + key) == 0o600, "\(key)") }
+        #expect(try mode(fresh + "/cvca.cvcert") & 0o022 == 0)
+        // An existing directory with an old key readable by all: the key is made private.
+        let existing = base + "/existing"
+        try FileManager.default.createDirectory(
+            atPath: existing, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        FileManager.default.createFile(
+            atPath: existing + "/at.key", contents: Data("old".utf8), attributes: [.posixPermissions: 0o644])
+        #expect(try runTool("eid-testserver", ["pki", "--out", existing]).status == 0)
+        #expect(try mode(existing) == 0o755)
+        for key in keys { #expect(try mode(existing + "/" + key) == 0o600, "\(key)") }
+    }
+
     @Test func pkiWritesWhatServeUses() throws {
         let dir = NSTemporaryDirectory() + "eid-testserver-pki-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }

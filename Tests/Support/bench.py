@@ -18,6 +18,12 @@ HTTP requests and TLS handshakes are counted by eid-testserver itself (GET /stat
 accepted, TLS handshakes completed and how many resumed a session, HTTP requests received): a
 snapshot before and after each authentication; the snapshot after counts its own connection,
 handshake and request, which are subtracted.
+
+The soak runs 10,000 authentications (`bench.py BIN soak [COUNT]` another count) against one
+eid-testserver with `eid-bench runs` (eid's library client with in-process cards, the whole
+protocol over HTTPS, as in the throughput part), 1,000 at a time, and after each thousand prints
+the server's RSS (VmRSS) and open file descriptors (/proc/PID/fd), sampled with no client
+connected: both must stay flat (a leak of sessions, connections or TLS state shows as a rise).
 """
 import asyncio
 import http.client
@@ -119,6 +125,9 @@ def main():
             server_load((1, 8, 32), 10)
         if "auth" in parts:
             compare_auth(10)
+        if "soak" in parts:
+            counts = [int(p) for p in parts if p.isdigit()]
+            soak(counts[0] if counts else SOAK_COUNT)
         return
     measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
 
@@ -133,6 +142,40 @@ def main():
     compare_change_pin(10)
     server_load((1, 8, 32), 10)
     compare_auth(10)
+    soak(SOAK_COUNT)
+
+
+SOAK_COUNT, SOAK_STEP, SOAK_CLIENTS = 10_000, 1_000, 8
+
+
+def soak(count):
+    """`count` authentications against one eid-testserver, SOAK_STEP at a time (eid-bench runs);
+    after each step, with no client connected, the server's RSS and open descriptors."""
+    server = TestServer()
+    try:
+        print(f"\nsoak: {count} authentications against one release eid-testserver (eid-bench runs, "
+              f"{SOAK_CLIENTS} in-process clients, {SOAK_STEP} at a time; RSS = VmRSS, fds = /proc/PID/fd,")
+        print("sampled 1 s after each step with no client connected)")
+        print("| after | wall | auth/s | failed | server RSS | open fds | open connections |")
+        print("| --- | --- | --- | --- | --- | --- | --- |")
+        print(f"| start | | | | {server.rss_kib() / 1024:.1f} MiB | {server.open_fds()} | |")
+        done, started = 0, time.monotonic()
+        while done < count:
+            step = min(SOAK_STEP, count - done)
+            line = subprocess.run([f"{BIN}/eid-bench", "runs", server.url, str(SOAK_CLIENTS), str(step)],
+                                  check=True, capture_output=True, text=True, timeout=3600).stdout.strip()
+            done += step
+            time.sleep(1)  # the last connections close
+            rate = line.split("(")[1].split(" auth/s")[0]
+            failed = line.rsplit(", ", 1)[1].split()[0]
+            # /stats counts its own connection; a server from before 2026-11-25 has no openConnections.
+            open_connections = server.stats().get("openConnections")
+            print(f"| {done} | {time.monotonic() - started:.0f} s | {rate} | {failed} | "
+                  f"{server.rss_kib() / 1024:.1f} MiB | {server.open_fds()} | "
+                  f"{'-' if open_connections is None else open_connections - 1} |", flush=True)
+        print(f"   (peak RSS {server.peak_rss_kib() / 1024:.1f} MiB)")
+    finally:
+        server.stop()
 
 
 def eac_after_pace(runs):
@@ -277,6 +320,13 @@ class TestServer:
     def peak_rss_kib(self):
         with open(f"/proc/{self.process.pid}/status") as f:
             return int(next(line for line in f if line.startswith("VmHWM:")).split()[1])
+
+    def rss_kib(self):
+        with open(f"/proc/{self.process.pid}/status") as f:
+            return int(next(line for line in f if line.startswith("VmRSS:")).split()[1])
+
+    def open_fds(self):
+        return len(os.listdir(f"/proc/{self.process.pid}/fd"))
 
     def stats(self):
         """GET /stats on a connection of its own (counted by the server, see the docstring)."""

@@ -1,0 +1,162 @@
+import ArgumentParser
+import EAC
+import EIDCrypto
+import EIDTestServer
+import EIDTestServerHTTPS
+import FoundationEssentials
+import Glibc
+import SmartCard
+import TestPKI
+import TestServerHTTPS
+
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the eService and the eID server over HTTPS.",
+        discussion: """
+            GET / (start page), GET /tctoken[?fault=NAME,...] (a TcToken for a new session), \
+            POST /paos/SESSION (the PAOS endpoint), GET /refresh?session=ID (that session's result page), \
+            GET /result[?session=ID] (that session's result as JSON; without ID the last one's, for one run at a time).
+            """)
+
+    @Option(
+        help: ArgumentHelp(
+            "A directory written by `eid-testserver pki` (default: fresh TLS credentials).", valueName: "dir"))
+    var pki: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A TLS certificate (PEM) to serve instead of a fresh one, e.g. an expired one or one of your CA; "
+                + "certificates after it in the file are sent as its chain; the certificate description lists "
+                + "its hash. Not with --pki; needs --tls-key.",
+            valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "address"))
+    var host = "127.0.0.1"
+
+    @Option(
+        help: ArgumentHelp(
+            "The port to listen on (0: any free port; default 18443, with --pki the port of DIR's origin).",
+            valueName: "n"))
+    var port: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The data every session asks for: comma-separated SDK names (GivenNames, FamilyName, DateOfBirth, "
+                + "Address, …), TR-03127 words or DGn; a trailing ? makes one optional (default: every readable "
+                + "data group, required).",
+            valueName: "list"))
+    var attributes: String?
+
+    @Flag(help: "Every session uses TLS-PSK for the PAOS channel (RSA-PSK; the TcToken carries the key).")
+    var psk = false
+
+    @Option(help: ArgumentHelp("The largest request body in bytes (larger: 413).", valueName: "bytes"))
+    var maxBody = 512 * 1024
+
+    @Option(help: ArgumentHelp("Seconds the `slow` fault delays each PAOS answer.", valueName: "s"))
+    var slowDelay = 3
+
+    @Option(
+        help: ArgumentHelp(
+            "Connections open at once at most; one more is closed as soon as it is accepted.", valueName: "n"))
+    var maxConnections = FrontEndConfiguration().maximumConnections
+
+    @Option(
+        help: ArgumentHelp(
+            "Sessions running at once at most; beyond them a session not started 5 s after its TcToken "
+                + "gives way, else a TcToken request gets 503 with Retry-After (a session not started within "
+                + "30 s, or idle for 120 s, times out).",
+            valueName: "n"))
+    var maxSessions = FrontEndConfiguration().maximumSessions
+
+    func validate() throws {
+        guard (tlsCertificate == nil) == (tlsKey == nil) else {
+            throw ValidationError("--tls-certificate and --tls-key go together")
+        }
+        guard pki == nil || tlsCertificate == nil else {
+            throw ValidationError("--tls-certificate is not for --pki: DIR holds its TLS certificate (tls-cert.pem)")
+        }
+        if let port { guard (0...65535).contains(port) else { throw ValidationError("--port must be 0 to 65535") } }
+        if let attributes {
+            do { _ = try RequestedAttributes(parsing: attributes) } catch {
+                throw ValidationError("--attributes: \(error)")
+            }
+        }
+        guard maxBody > 0 else { throw ValidationError("--max-body must be positive") }
+        guard (0...600).contains(slowDelay) else { throw ValidationError("--slow-delay must be 0 to 600") }
+        guard (1...100_000).contains(maxConnections) else {
+            throw ValidationError("--max-connections must be 1 to 100000")
+        }
+        guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100000") }
+    }
+
+    func run() throws {
+        stopOnSignals()
+        var configuration = FrontEndConfiguration()
+        configuration.host = host
+        configuration.port = port ?? 18443
+        configuration.pskForAll = psk
+        configuration.maximumBodySize = maxBody
+        configuration.slowDelay = .seconds(slowDelay)
+        configuration.maximumConnections = maxConnections
+        configuration.maximumSessions = maxSessions
+        let requested = try attributes.map { try RequestedAttributes(parsing: $0) } ?? .all
+        let credentials: TLSServerCredentials
+        var own: ServerPKI?
+        if let pki {
+            credentials = TLSServerCredentials(
+                certificatePEM: try read(pki + "/" + ServerPKIFile.tlsCertificate.rawValue),
+                keyPEM: try read(pki + "/" + ServerPKIFile.tlsKey.rawValue))
+            guard
+                let origin = try read(pki + "/" + ServerPKIFile.origin.rawValue).split(separator: "\n").first
+                    .map(String.init), let originPort = originPort(origin)
+            else { throw ValidationError("\(pki)/origin does not hold https://HOST:PORT: make the directory again") }
+            if let port, port != originPort {
+                throw ValidationError(
+                    "--port \(port) is not the port of \(pki)'s origin \(origin), which its certificate description "
+                        + "names: leave --port out, or make the PKI with `eid-testserver pki --out DIR --origin "
+                        + "https://HOST:\(port)`")
+            }
+            configuration.port = originPort
+            configuration.origin = origin
+            guard let certificate = credentials.certificateDER else {
+                throw ValidationError("\(pki)/tls-cert.pem is not a PEM certificate")
+            }
+            do {
+                own = try ServerPKIDirectory.load(origin: origin, tlsCertificate: certificate) {
+                    contents(of: $0, in: pki)
+                }
+            } catch { throw ValidationError("--pki \(pki): \(error)") }
+            if own?.authority == nil {
+                StandardStream.error.write(
+                    "eid-testserver: \(pki) has no cvca.key: the faults chat_beyond_dv and cvca_link are not available\n")
+            }
+        } else if let tlsCertificate, let tlsKey {
+            credentials = TLSServerCredentials(certificatePEM: try read(tlsCertificate), keyPEM: try read(tlsKey))
+        } else {
+            credentials = try TLSServerCredentials.generate(host: host)
+        }
+        let tls = try TLSServerContext(certificatePEM: credentials.certificatePEM, keyPEM: credentials.keyPEM)
+        guard let certificate = credentials.certificateDER else {
+            throw ValidationError("the TLS certificate is not a PEM certificate")
+        }
+        let handler = EIDServerSessionHandler(
+            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested)
+        let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
+        let bound = try server.start()
+        if let own {
+            handler.use(pki: own)
+        } else {
+            do { try handler.use(origin: server.routes.origin) } catch {
+                server.stop()
+                throw ValidationError("cannot make the server's PKI for \(server.routes.origin): \(error)")
+            }
+        }
+        StandardStream.output.write("eid-testserver: listening on \(server.routes.origin) (port \(bound))\n")
+        server.wait()
+    }
+}
