@@ -279,7 +279,8 @@ struct HTTPSFrontEndTests {
 
     /// A session handler that answers every PAOS POST with a stand-in for DIDAuthenticate EAC1.
     struct EAC1Handler: PAOSSessionHandler {
-        func openSession(id: String, faults: [String]) -> Bool { faults.isEmpty }
+        func openSession(id: String, faults: [String]) -> SessionOpening { faults.isEmpty ? .opened : .unknownFault }
+        func isRunning(sessionID: String) -> Bool { true }
         func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply {
             PAOSHTTPReply(status: 200, body: Array(#"<DIDAuthenticate xsi:type="iso:EAC1InputType"/>"#.utf8))
         }
