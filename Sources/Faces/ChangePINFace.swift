@@ -32,39 +32,19 @@ public struct ChangePINFace {
 
     /// Runs the workflow; returns the exit status (its sentence, if any, already said).
     public func run() -> Int32 {
-        let console = context.console
-        let provider: any CardReaderProvider
-        do {
-            provider = try context.readers.open()
-        } catch {
-            return console.report(FailureReason(readerError: CardError(error)))
+        let session: FaceSession.Wired
+        do { session = try FaceSession(context: context, json: options.json).wire() } catch {
+            return context.console.report(error.reason)
         }
-        let cancelWait = CancelWait(provider)
-
-        let peer: FacePeer
-        let stdinReader: StandardInputReader?
-        let interruption: Interruption
-        if options.json && !context.input.isTerminal {
-            let input = JSONCommandInput(context: context, cancelWait: cancelWait)
-            (peer, stdinReader, interruption) = (input.peer, input.reader, input.interruption)
-        } else {
-            guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
-            let terminal = TerminalInput(device: device)
-            let face = TerminalFace(terminal: terminal)
-            peer = FacePeer(output: options.json ? .json : .sentences(face), input: .terminal(face), console: console)
-            stdinReader = nil
-            interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
-        }
-
         let workflow = ChangePINWorkflow(
-            provider: provider, peer: peer, readerName: options.reader,
+            provider: session.provider, peer: session.peer, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout),
             openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
-        let outcome = withExtendedLifetime(interruption) { workflow.runStarting { stdinReader?.start() } }
+        let outcome = session.run { startInput in workflow.runStarting(startInput) }
         guard var reason = FailureReason(outcome, timeout: options.timeout) else { return ExitStatus.success }
         // The workflow has cancelled, wiped its secrets and reset the card.
-        if interruption.isStopped { reason = .changePINInterrupted }
-        return console.report(reason, quiet: options.json && reason.isCancellation)
+        if session.isStopped { reason = .changePINInterrupted }
+        return context.console.report(reason, quiet: options.json && reason.isCancellation)
     }
 }

@@ -43,10 +43,8 @@ public struct ReadersFace {
     public func watch() -> Int32 {
         let console = context.console
         let provider: any CardReaderProvider
-        do {
-            provider = try context.readers.open()
-        } catch {
-            return console.report(FailureReason(readerError: CardError(error)))
+        do { provider = try FaceSession(context: context, json: json).openReaders() } catch {
+            return console.report(error.reason)
         }
         let cancelWait = CancelWait(provider)
         let stop = context.signals.watch([SIGINT, SIGTERM], onStop: { _ in cancelWait() }, onSuspend: nil)
