@@ -22,29 +22,28 @@ public struct ChangePINFace {
     /// its connection ends.
     public static let interruptGrace = 3.0
 
-    let context: FaceContext
+    let session: FaceSession
     let options: Options
 
     public init(context: FaceContext, options: Options) {
-        self.context = context
+        session = FaceSession(context: context, json: options.json)
         self.options = options
     }
 
     /// Runs the workflow; returns the exit status (its sentence, if any, already said).
     public func run() -> Int32 {
-        let session: FaceSession.Wired
-        do { session = try FaceSession(context: context, json: options.json).wire() } catch {
-            return context.console.report(error.reason)
-        }
+        let console = session.context.console
+        let wired: FaceSession.Wired
+        do { wired = try session.wire() } catch { return console.report(error.reason) }
         let workflow = ChangePINWorkflow(
-            provider: session.provider, peer: session.peer, readerName: options.reader,
+            provider: wired.provider, peer: wired.peer, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout),
             openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
         // The start message goes out before any input is read, so it is always the first line.
-        let outcome = session.run { startInput in workflow.runStarting(startInput) }
+        let outcome = wired.run { startInput in workflow.runStarting(startInput) }
         guard var reason = FailureReason(outcome, timeout: options.timeout) else { return ExitStatus.success }
         // The workflow has cancelled, wiped its secrets and reset the card.
-        if session.isStopped { reason = .changePINInterrupted }
-        return context.console.report(reason, quiet: options.json && reason.isCancellation)
+        if wired.isStopped { reason = .changePINInterrupted }
+        return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 }
