@@ -128,15 +128,13 @@ public struct AuthFace {
             status = StatusReport(inner: peer, opened: true)
             peer = status!
         }
-        let csca = trust.csca
         let workflow = AuthWorkflow(
             configuration: .init(
                 tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, linkCertificates: trust.links,
-                date: trust.date, csca: csca),
+                date: trust.date, csca: trust.csca),
             provider: session.provider, peer: peer, transport: transport,
             refreshClient: transport as? RefreshAddressClient, readerName: options.reader,
-            timeouts: .init(card: options.timeout, input: options.timeout),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+            timeouts: .init(card: options.timeout, input: options.timeout))
         if let status { workflow.onProgress = status.report }
         let result = session.run { startInput in
             startInput()

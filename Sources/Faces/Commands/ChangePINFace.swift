@@ -37,8 +37,7 @@ public struct ChangePINFace {
         do { wired = try session.wire() } catch { return console.report(error.reason) }
         let workflow = ChangePINWorkflow(
             provider: wired.provider, peer: wired.peer, readerName: options.reader,
-            timeouts: .init(card: options.timeout, input: options.timeout),
-            openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
+            timeouts: .init(card: options.timeout, input: options.timeout))
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = wired.run { startInput in workflow.runStarting(startInput) }
         guard var reason = FailureReason(outcome, timeout: options.timeout) else { return ExitStatus.success }
