@@ -191,7 +191,7 @@ public struct AuthFace {
             if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
                 console.json(StatusReport.status(last, state: nil))
             }
-            console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
+            console.json(.auth(result: AuthResult(outcome), url: url))
         }
         return console.report(reason)
     }

@@ -398,9 +398,9 @@ final class ReactivePeer: ScriptedPeer {
     @Test func enteringAStateOnlyReportsAChange() {
         let start = AuthProgress.start
         #expect(start.entering(.editAccessRights) == nil)
-        let channel = start.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3)))
+        let channel = start.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3))))
         #expect(channel == AuthProgress(percent: 0, step: .openingSecureChannel))
-        #expect(channel?.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2))) == nil)
+        #expect(channel?.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2)))) == nil)
         let transmit = AuthProgress(percent: 60, step: .readingData)
         #expect(transmit.entering(.transmit) == nil)
     }
