@@ -85,10 +85,11 @@ import Testing
         #expect(
             next(.pace(.updateRetryCounter(after: .authenticationFailed, Self.fresh)), .pace(.retryCounterRead(nil)))
                 == AuthStep(
-                    .sendErrorResponse(.authCardError(.statusWord(.authenticationFailed))),
-                    [.sendError(.authCardError(.statusWord(.authenticationFailed)))]))
+                    .sendErrorResponse(.cardFailed(.statusWord(.authenticationFailed), during: .authentication)),
+                    [.sendError(.cardFailed(.statusWord(.authenticationFailed), during: .authentication))]))
         // An event the sub-machine does not expect is a bug: reported as the card's failure.
-        let stopped = FailureReason.authCardError(.transportFailed("the authentication stopped in StatePreparePace"))
+        let stopped = FailureReason.cardFailed(
+            .transportFailed("the authentication stopped in StatePreparePace"), during: .authentication)
         #expect(
             next(.pace(.preparePace(Self.fresh)), .pace(.answered))
                 == AuthStep(.sendErrorResponse(stopped), [.sendError(stopped)]))
@@ -97,11 +98,11 @@ import Testing
     @Test func aUsedUpPUKIsReportedToTheServer() {
         let blocked = PACEProgress(retryCounter: 0)
         let step = next(.pace(.resetRetryCounter(blocked)), .pace(.unblocked(.pukInoperative)))
-        #expect(step.state == .sendErrorResponse(.authPUKInoperative))
+        #expect(step.state == .sendErrorResponse(.pukInoperative(during: .authentication)))
         #expect(
             step.effects == [
                 .pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendEnterPUK),
-                .sendError(.authPUKInoperative),
+                .sendError(.pukInoperative(during: .authentication)),
             ])
     }
 
@@ -110,8 +111,9 @@ import Testing
     @Test(arguments: AuthStateTests.running)
     func cancelTimeoutAndFailureInEveryState(state: AuthState) {
         for (event, reason) in [
-            (AuthEvent.cancelled, FailureReason.authUserCancelled), (.timedOut, .authInputTimeout),
-            (.failed(.authCardRemoved), .authCardRemoved),
+            (AuthEvent.cancelled, FailureReason.userCancelled(during: .authentication)),
+            (.timedOut, .inputTimeout(seconds: nil, during: .authentication)),
+            (.failed(.cardRemoved(during: .authentication)), .cardRemoved(during: .authentication)),
         ] {
             let step = next(state, event)
             if state.serverWaits {
@@ -157,9 +159,12 @@ import Testing
                         fromServer: true)))
         // The user cancelled: the local result.
         #expect(
-            next(.sendErrorResponse(.authUserCancelled), .received(.startPAOSResponse(serverError)))
+            next(
+                .sendErrorResponse(.userCancelled(during: .authentication)), .received(.startPAOSResponse(serverError)))
                 == Self.refresh(
-                    AuthOutcome(result: .error(.cancellationByUser), reason: .authUserCancelled, fromServer: false)))
+                    AuthOutcome(
+                        result: .error(.cancellationByUser), reason: .userCancelled(during: .authentication),
+                        fromServer: false)))
         // The server ends with an error on its own.
         #expect(
             next(.transmit, .received(.startPAOSResponse(serverError)))

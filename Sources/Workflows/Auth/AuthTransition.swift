@@ -30,9 +30,9 @@ extension AuthState {
         case (_, .failed(let reason)):
             return failing(state, reason)
         case (_, .cancelled):
-            return failing(state, .authUserCancelled)
+            return failing(state, .userCancelled(during: .authentication))
         case (_, .timedOut):
-            return failing(state, .authInputTimeout)
+            return failing(state, .inputTimeout(seconds: nil, during: .authentication))
         default:
             break
         }
@@ -57,7 +57,9 @@ extension AuthState {
         }
         if let next { return next }
         if case .received = event { return failing(state, .authUnexpectedServerMessage) }
-        return failing(state, .authCardError(.transportFailed("the authentication stopped in \(state.name)")))
+        return failing(
+            state, .cardFailed(.transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
+        )
     }
 
     /// The first step: StartPAOS.
@@ -89,9 +91,9 @@ extension AuthState {
     /// Why the PACE sub-machine ended, as the authentication's failure.
     static func reason(_ exit: PACEExit) -> FailureReason {
         switch exit {
-        case .cancelled: return .authUserCancelled
-        case .timedOut: return .authInputTimeout
-        case .pukInoperative: return .authPUKInoperative
+        case .cancelled: return .userCancelled(during: .authentication)
+        case .timedOut: return .inputTimeout(seconds: nil, during: .authentication)
+        case .pukInoperative: return .pukInoperative(during: .authentication)
         case .cardError(let error): return AuthWorkflow.cardFailure(error)
         }
     }

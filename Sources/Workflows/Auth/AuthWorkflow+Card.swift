@@ -8,7 +8,7 @@ extension AuthWorkflow {
     /// GET CHALLENGE and what PACE gave, then the EAC1 output.
     func didAuthenticateEAC1(_ run: inout Run) throws -> AuthEvent {
         guard let card = run.card, let rights = run.rights, let terminal = run.terminal else {
-            return .failed(.authCardError(Self.noCard))
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
         }
         let data = try card.didAuthenticateEAC1()
         run.eac1 = data
@@ -27,7 +27,7 @@ extension AuthWorkflow {
     /// TA with the server's signature, EF.CardSecurity, CA with its key, then the EAC2 output.
     func didAuthenticateEAC2(_ run: inout Run) throws -> AuthEvent {
         guard let card = run.card, let terminal = run.terminal, let input = run.eac2 else {
-            return .failed(.authCardError(Self.noCard))
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
         }
         var signature = input.signature
         if case .didAuthenticate(let request)? = run.lastReceived?.message,
@@ -54,7 +54,7 @@ extension AuthWorkflow {
     /// the server does not accept (§2.5).
     func transmit(_ run: inout Run) throws -> AuthEvent {
         guard let card = run.card, case .transmit(let request)? = run.lastReceived?.message else {
-            return .failed(.authCardError(Self.noCard))
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
         }
         var outputs: [[UInt8]] = []
         var accepted = true
@@ -73,14 +73,13 @@ extension AuthWorkflow {
     /// A card step's failure as the reason AusweisApp gives.
     static func cardFailure(_ error: Error) -> FailureReason {
         switch error {
-        case CardError.cardRemoved: return .authCardRemoved
-        case let error as CardError: return .authCardError(error)
+        case let error as CardError: return .card(error, during: .authentication)
         case EACStepError.refused: return .authEACRefused
         case EACStepError.cardNotGenuine: return .authCardNotGenuine
         case EACStepError.cardSecurityUnusable: return .authCardSecurityUnusable
         case EACStepError.invalidEphemeralKey:
             return .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "EphemeralPublicKey"))
-        default: return .authCardError(CardError(error))
+        default: return .cardFailed(CardError(error), during: .authentication)
         }
     }
 }

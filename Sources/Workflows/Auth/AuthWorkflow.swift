@@ -108,8 +108,8 @@ public final class AuthWorkflow {
                 return nil
             },
             stalled: { state in
-                let reason = FailureReason.authCardError(
-                    .transportFailed("the authentication stopped in \(state.name)"))
+                let reason = FailureReason.cardFailed(
+                    .transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
                 let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
                 entered(.finished(outcome))
                 return outcome
@@ -156,7 +156,9 @@ public final class AuthWorkflow {
             case .didAuthenticateEAC1:
                 return try didAuthenticateEAC1(&run)
             case .sendChallenge:
-                guard let challenge = run.eac1?.challenge else { return .failed(.authCardError(Self.noCard)) }
+                guard let challenge = run.eac1?.challenge else {
+                    return .failed(.cardFailed(Self.noCard, during: .authentication))
+                }
                 return exchange(
                     .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge)))),
                     &run)
