@@ -12,7 +12,6 @@ extension AuthWorkflow {
         do { answer = try transport.exchange(envelope.encoded()) } catch {
             return .failed(.authConnectionFailed(error))
         }
-        run.lastSent = message
         let received: PAOSEnvelope
         do { received = try PAOSEnvelope.parse(answer) } catch { return .failed(.authMalformedServerMessage(error)) }
         run.lastReceived = received

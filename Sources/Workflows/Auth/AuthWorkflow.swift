@@ -123,7 +123,6 @@ public final class AuthWorkflow {
     struct Run {
         /// The card search, PACE and the card session.
         let pace: PACEPerformer
-        var lastSent: PAOSMessage?
         var lastReceived: PAOSEnvelope?
         var terminal: TerminalCheck?
         var rights: AccessRightsRequest?
