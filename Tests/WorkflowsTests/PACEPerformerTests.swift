@@ -69,6 +69,21 @@ import Testing
         #expect(pace.perform(effect) == .failed(.cardRemoved))
     }
 
+    /// No card (or the card taken out before it was found): INSERT_CARD once, then the card
+    /// timeout ends the search.
+    @Test func noCardInTheReaderTimesOut() {
+        let channel = FakeCardChannel(mseStatus: .success)
+        let provider = OneReaderProvider(channel)
+        provider.present = false
+        let peer = ScriptedPeer([], endOfInput: false)
+        let pace = PACEPerformer(
+            provider: provider, peer: peer, readerName: nil, timeouts: .init(card: 0.2, input: 0.2),
+            transportPINAllowed: true, openSession: { _, _ in FakePINCard() })
+        #expect(pace.perform(.waitForCard) == .timedOut)
+        #expect(peer.names == ["INSERT_CARD"])
+        #expect(pace.card == nil)
+    }
+
     @Test func theEndWipesAndResetsTheCard() {
         let (pace, _, channel) = performer([#"{"cmd":"SET_PIN","value":"123456"}"#])
         _ = pace.perform(.waitForCard)
