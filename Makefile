@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format clean test-pki
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format clean test-pki fuzz
 
 all: build
 
@@ -70,6 +70,27 @@ bench: release
 	@[ -x /usr/bin/time ] || { echo "bench: installing time (GNU time measures peak RSS)"; \
 	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends time >/dev/null; }
 	@$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/bench.py "$$($(RELEASE) --show-bin-path)"
+
+# libFuzzer over what comes from outside (Tests/Fuzz/README.md): each fuzz-<target> executable
+# runs FUZZ_SECONDS over its seeds (Tests/Fuzz/Corpus/<target>), FUZZ_JOBS at a time; a table of
+# executions and crashes is printed and written to $(FUZZ_DIR)/summary.txt. `make test` only
+# replays the corpora (FuzzCorpusTests).
+# How it builds: only the fuzz products (--product; EID_FUZZ=1 declares them in Package.swift),
+# in release mode (optimised, so more executions per second) with -sanitize=fuzzer,address for
+# every module, in a scratch path of their own. Building the whole package this way would link
+# libFuzzer's main into eid, eid-sim and eid-testserver too. SwiftPM points an executable's `main`
+# at its module's top-level code, so libFuzzer's main never runs: the fuzz executables start
+# libFuzzer themselves (LLVMFuzzerRunDriver, Tests/Fuzz/Drivers/LibFuzzerDriver). They link with
+# lld: gold (the default) stops with an internal error on the fuzzer runtime.
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_DIR ?= $(CURDIR)/.build-fuzz
+FUZZ_TARGETS ?= paos tc-token terminal-check security-infos card-simulator server-session ordered-json tlv
+FUZZ_BUILD := EID_FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_DIR) \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+fuzz: deps
+	for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product fuzz-$$target || exit 1; done
+	Tests/Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
 
 # Regenerates the shell completions from the argument parser (a test keeps them in step).
 completions: build
