@@ -48,4 +48,20 @@ import Testing
         // The same input again starts from the same card state.
         #expect(CardSimulatorFuzzing.answers(Array(transcript)) == answers)
     }
+
+    /// The placeholder stands for the server's MessageID, so the recorded messages get past
+    /// StartPAOS (and InitializeFramework) and EAC1 to EAC2, whose made-up answer is refused.
+    @Test(arguments: [
+        ("client-start-eac1", ["waitingForEAC1Output", "waitingForEAC2Output"]),
+        (
+            "initframework-client-all",
+            ["waitingForInitializeFrameworkResponse", "waitingForEAC1Output", "waitingForEAC2Output", "finished"]
+        ),
+        ("eac-additional-client-all", ["waitingForEAC1Output", "waitingForEAC2Challenge", "finished"]),
+    ])
+    func theServerSessionFollowsTheRecordedMessages(seed: String, expected: [String]) throws {
+        let input = try Data(contentsOf: FuzzCorpusTests.corpus.appendingPathComponent("server-session/\(seed)"))
+        let states = ServerSessionFuzzing.states(Array(input)).map(\.rawValue)
+        #expect(Array(states.prefix(expected.count)) == expected)
+    }
 }

@@ -86,8 +86,9 @@ struct FuzzSeedWriter {
         try write(CardSimulatorFuzzing.seed(Array(taCommands.prefix(1)) + reads), .cardSimulator, "transcript-read")
     }
 
-    /// A client's first messages to a session: StartPAOS, then the EAC1 and EAC2 answers (their
-    /// RelatesTo the placeholder for the server's last MessageID).
+    /// A client's messages to a session (with no fault and some session faults): StartPAOS,
+    /// InitializeFrameworkResponse, the EAC1 and EAC2 answers, a TransmitResponse (their RelatesTo
+    /// the placeholder for the server's last MessageID).
     @Test func serverSession() throws {
         let placeholder = String(decoding: ServerSessionFuzzing.lastMessageIDPlaceholder, as: UTF8.self)
         let start = PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: "fuzz")), messageID: "urn:uuid:1")
@@ -96,7 +97,8 @@ struct FuzzSeedWriter {
                 DIDAuthenticateResponse(
                     .eac1(
                         EAC1OutputType(
-                            retryCounter: 3, chat: CHAT(role: .terminal, rights: [.readDG4, .readDG5]).encoded,
+                            retryCounter: 3,
+                            chat: CHAT(role: .terminal, rights: SessionConfiguration.defaultRequiredRights).encoded,
                             certificationAuthorityReferences: [TestCertificateAuthority.projectHolderReference],
                             efCardAccess: SimulatorSecurityInfos.cardAccess,
                             idPICC: [UInt8](repeating: 0x11, count: 32),
@@ -114,9 +116,21 @@ struct FuzzSeedWriter {
         let transmit = PAOSEnvelope(
             .transmitResponse(TransmitResponse(outputAPDUs: [[0x90, 0x00]])), messageID: "urn:uuid:4",
             relatesTo: placeholder)
+        let initialize = PAOSEnvelope(
+            .initializeFrameworkResponse(InitializeFrameworkResponse()), messageID: "urn:uuid:5",
+            relatesTo: placeholder)
         let bodies = [start, eac1, eac2, transmit].map { $0.encoded() }
-        try write(FuzzFields.join(bodies), .serverSession, "client-start-eac1-eac2-transmit")
-        try write(FuzzFields.join(Array(bodies.prefix(2))), .serverSession, "client-start-eac1")
+        let seeds: [(ServerFault?, [[UInt8]], String)] = [
+            (nil, bodies, "client-start-eac1-eac2-transmit"),
+            (nil, Array(bodies.prefix(2)), "client-start-eac1"),
+            (.initializeFramework, [bodies[0], initialize.encoded()] + bodies[1...], "initframework-client-all"),
+            (.eacAdditional, bodies, "eac-additional-client-all"),
+            (.auxAge, bodies, "aux-age-client-all"),
+            (.wrongOrder, Array(bodies.prefix(2)), "wrong-order-client-start-eac1"),
+        ]
+        for (fault, parts, name) in seeds {
+            try write(ServerSessionFuzzing.seed(fault: fault, bodies: parts), .serverSession, name)
+        }
         for (body, name) in zip(bodies, ["startpaos", "eac1-response", "eac2-response", "transmit-response"]) {
             try write(body, .paos, "client-\(name).xml")
         }
