@@ -49,6 +49,24 @@ import Testing
         #expect(CardSimulatorFuzzing.answers(Array(transcript)) == answers)
     }
 
+    /// With the harness's EXTERNAL AUTHENTICATE and Chip Authentication, the fuzzer gets past TA
+    /// and CA: the data groups are read under the CA keys.
+    @Test func theHarnessSignsAndRunsCASoThatDataGroupsAreRead() throws {
+        let answers = CardSimulatorFuzzing.answers(try CardSimulatorTerminal.eacSeed())
+        // MSE:Set DST, PSO, MSE:Set DST, PSO, MSE:Set AT, GET CHALLENGE, EXTERNAL AUTHENTICATE,
+        // CA, SELECT, READ BINARY DG1 and DG4.
+        #expect(Array(answers.prefix(11)) == [StatusWord?](repeating: .success, count: 11))
+        // With a made-up signature instead TA fails (6300) and DG1 is refused (6982).
+        let wrong = [0x00] + CommandAPDU.externalAuthenticate(signature: [UInt8](repeating: 1, count: 64)).bytes
+        let unsigned = FuzzFields.join(
+            FuzzFields.split(try CardSimulatorTerminal.eacSeed()).map {
+                $0 == [CardSimulatorFuzzing.signedExternalAuthenticate] ? wrong : $0
+            })
+        let refused = CardSimulatorFuzzing.answers(unsigned)
+        #expect(refused.count == answers.count)
+        #expect(refused[6] == StatusWord(rawValue: 0x6300) && refused[9] == .securityStatusNotSatisfied)
+    }
+
     /// The placeholder stands for the server's MessageID, so the recorded messages get past
     /// StartPAOS (and InitializeFramework) and EAC1 to EAC2, whose made-up answer is refused.
     @Test(arguments: [

@@ -84,6 +84,7 @@ struct FuzzSeedWriter {
         ]
         try write(CardSimulatorFuzzing.seed(recorder.commands + reads), .cardSimulator, "transcript-ta-ca-read")
         try write(CardSimulatorFuzzing.seed(Array(taCommands.prefix(1)) + reads), .cardSimulator, "transcript-read")
+        try write(try CardSimulatorTerminal.eacSeed(), .cardSimulator, "harness-ta-ca-read")
     }
 
     /// A client's messages to a session (with no fault and some session faults): StartPAOS,
