@@ -35,7 +35,9 @@ export SWIFT_BACKTRACE=enable=no
 # Suppressions match symbolized frames: the symbolizer by absolute path, since some tests run
 # the binaries with an empty PATH.
 symbolizer=$(command -v llvm-symbolizer || echo "$(dirname "$(readlink -f "$(command -v "$SWIFT")")")/llvm-symbolizer")
-export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:external_symbolizer_path=$symbolizer"
+# fast_unwind_on_malloc=0: libcrypto and libeac have no frame pointers, so the fast unwinder
+# stops inside them and a leak of theirs would name neither the caller nor a suppression's frame.
+export ASAN_OPTIONS="log_path=$reports/asan:detect_leaks=1:fast_unwind_on_malloc=0:external_symbolizer_path=$symbolizer"
 export LSAN_OPTIONS="suppressions=$PWD/Tests/Support/lsan-suppressions.txt"
 export TSAN_OPTIONS="log_path=$reports/tsan:suppressions=$PWD/Tests/Support/tsan-suppressions.txt:external_symbolizer_path=$symbolizer"
 EID_BIN_DIR=$bin Tests/Support/pcsc-env.sh run "$scratch/e2e" \
