@@ -31,7 +31,7 @@ printf '%s\n' "$@" | xargs -P "$jobs" -I{} "$0" "$bin" "$out" "$seconds" "$jobs"
 summary=$out/summary.txt
 failed=0
 {
-    printf 'fuzzing %ss per target, %s at a time (%s)\n' "$seconds" "$jobs" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+    printf 'fuzzing %ss per target, %s at a time (finished %s)\n' "$seconds" "$jobs" "$(date -u '+%Y-%m-%d %H:%M UTC')"
     printf '%-16s %12s %9s %8s %8s  %s\n' target executions exec/s corpus crashes status
     for t in "$@"; do
         log=$out/logs/$t.log
