@@ -98,7 +98,8 @@ public enum CardSimulatorFuzzing {
                             auxiliaryData: template.auxiliaryData
                         ).sign(with: CardSimulatorTerminal.terminalKey.privateKey, algorithm: template.algorithm)
                     else { continue }
-                    command = .externalAuthenticate(signature: signature)
+                    guard let external = try? CommandAPDU.externalAuthenticate(signature: signature) else { continue }
+                    command = external
                 } else {
                     guard let parsed = try? CommandAPDU(bytes: rest) else { continue }
                     command = parsed

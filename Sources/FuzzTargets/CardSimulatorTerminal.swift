@@ -44,13 +44,13 @@ public enum CardSimulatorTerminal {
             algorithm: algorithm, holderReference: terminal.body.holderReference, auxiliaryData: nil,
             compressedEphemeralKey: TerminalAuthenticationSignatureInput.compress(ephemeralKey.publicKey))
         let ta: [CommandAPDU] = [
-            .mseSetDST(authorityReference: cvca.certificate.body.holderReference), try .psoVerifyCertificate(dv),
-            .mseSetDST(authorityReference: dv.body.holderReference), try .psoVerifyCertificate(terminal),
-            .mseSetAT(terminalAuthentication: template), .getChallenge(),
+            try .mseSetDST(authorityReference: cvca.certificate.body.holderReference), try .psoVerifyCertificate(dv),
+            try .mseSetDST(authorityReference: dv.body.holderReference), try .psoVerifyCertificate(terminal),
+            try .mseSetAT(terminalAuthentication: template), try .getChallenge(),
         ]
         let reads: [CommandAPDU] = [
-            .selectApplication(EIDFile.eIDApplicationID), .readBinary(shortFileID: 0x01, ne: 256),
-            .readBinary(shortFileID: 0x04, ne: 256), .readBinary(shortFileID: 0x09, ne: 256),
+            try .selectApplication(EIDFile.eIDApplicationID), try .readBinary(shortFileID: 0x01, ne: 256),
+            try .readBinary(shortFileID: 0x04, ne: 256), try .readBinary(shortFileID: 0x09, ne: 256),
         ]
         return CardSimulatorFuzzing.seed(ta)
             + FuzzFields.join([

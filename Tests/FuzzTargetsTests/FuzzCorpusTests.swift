@@ -57,7 +57,7 @@ import Testing
         // CA, SELECT, READ BINARY DG1 and DG4.
         #expect(Array(answers.prefix(11)) == [StatusWord?](repeating: .success, count: 11))
         // With a made-up signature instead TA fails (6300) and DG1 is refused (6982).
-        let wrong = [0x00] + CommandAPDU.externalAuthenticate(signature: [UInt8](repeating: 1, count: 64)).bytes
+        let wrong = try [0x00] + CommandAPDU.externalAuthenticate(signature: [UInt8](repeating: 1, count: 64)).bytes
         let unsigned = FuzzFields.join(
             FuzzFields.split(try CardSimulatorTerminal.eacSeed()).map {
                 $0 == [CardSimulatorFuzzing.signedExternalAuthenticate] ? wrong : $0

@@ -79,8 +79,8 @@ struct FuzzSeedWriter {
         // channel): what the card receives is recorded either way.
         _ = try? ChipAuthentication(channel: recorder).run(selection: selection, ephemeralKey: ephemeral)
         let reads: [CommandAPDU] = [
-            .selectApplication(EIDFile.eIDApplicationID), .readBinary(shortFileID: 0x01, ne: 256),
-            .readBinary(shortFileID: 0x04, ne: 256), .readBinary(shortFileID: 0x09, ne: 256),
+            try .selectApplication(EIDFile.eIDApplicationID), try .readBinary(shortFileID: 0x01, ne: 256),
+            try .readBinary(shortFileID: 0x04, ne: 256), try .readBinary(shortFileID: 0x09, ne: 256),
         ]
         try write(CardSimulatorFuzzing.seed(recorder.commands + reads), .cardSimulator, "transcript-ta-ca-read")
         try write(CardSimulatorFuzzing.seed(Array(taCommands.prefix(1)) + reads), .cardSimulator, "transcript-read")
