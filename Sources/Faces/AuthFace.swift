@@ -129,7 +129,7 @@ public struct AuthFace {
             let input = JSONCommandInput(context: context, cancelWait: cancelWait)
             (peer, stdinReader, interruption) = (input.peer, input.reader, input.interruption)
         } else {
-            guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
+            guard let device = context.terminal() else { return console.report(.noTerminal) }
             let terminal = TerminalInput(device: device)
             let face = TerminalFace(terminal: terminal, transportPIN: false)
             let facePeer = FacePeer(
@@ -163,7 +163,7 @@ public struct AuthFace {
         if options.open && !interruption.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else { return ExitStatus.success }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if interruption.isStopped { return console.report(.changePINInterrupted, quiet: true) }
+        if interruption.isStopped { return console.report(.interrupted, quiet: true) }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 
@@ -191,7 +191,7 @@ public struct AuthFace {
             if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
                 console.json(StatusReport.status(last, state: nil))
             }
-            console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
+            console.json(.auth(result: AuthResult(outcome), url: url))
         }
         return console.report(reason)
     }

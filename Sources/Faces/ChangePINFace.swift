@@ -48,7 +48,7 @@ public struct ChangePINFace {
             let input = JSONCommandInput(context: context, cancelWait: cancelWait)
             (peer, stdinReader, interruption) = (input.peer, input.reader, input.interruption)
         } else {
-            guard let device = context.terminal() else { return console.report(.changePINNoTerminal) }
+            guard let device = context.terminal() else { return console.report(.noTerminal) }
             let terminal = TerminalInput(device: device)
             let face = TerminalFace(terminal: terminal)
             peer = FacePeer(output: options.json ? .json : .sentences(face), input: .terminal(face), console: console)
@@ -64,7 +64,7 @@ public struct ChangePINFace {
         let outcome = withExtendedLifetime(interruption) { workflow.runStarting { stdinReader?.start() } }
         guard var reason = FailureReason(outcome, timeout: options.timeout) else { return ExitStatus.success }
         // The workflow has cancelled, wiped its secrets and reset the card.
-        if interruption.isStopped { reason = .changePINInterrupted }
+        if interruption.isStopped { reason = .interrupted }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 }

@@ -81,8 +81,8 @@ import Glibc
         while harness.clock.delays.isEmpty && !armed.hasPassed { usleep(10_000) }
         #expect(harness.clock.delays == [ChangePINFace.interruptGrace])
         harness.clock.runAll()
-        #expect(harness.terminations.all == [FailureReason.changePINInterruptedCardBusy.exitStatus])
-        #expect(harness.sink.error == ["eid: \(FailureReason.changePINInterruptedCardBusy.sentence)"])
+        #expect(harness.terminations.all == [FailureReason.interruptedCardBusy.exitStatus])
+        #expect(harness.sink.error == ["eid: \(FailureReason.interruptedCardBusy.sentence)"])
     }
 
     @Test func aLineLongerThanTheLimitIsInvalidAndDropped() {

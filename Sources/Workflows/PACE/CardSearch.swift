@@ -2,7 +2,7 @@ import EAC
 import SDK
 import SmartCard
 
-/// StateSelectReader's work: finding an eID card whose PIN can be changed, held exclusively.
+/// StateSelectReader's work: finding an eID card whose PIN state allows PACE, held exclusively.
 struct CardSearch {
     let provider: CardReaderProvider
     let peer: SDKPeer
@@ -18,8 +18,10 @@ struct CardSearch {
 
     enum Result {
         case found(Found)
-        /// `cancelled`, `timedOut` or `failed`.
-        case ended(ChangePINEvent)
+        case cancelled
+        case timedOut
+        /// The reader failed.
+        case failed(CardError)
     }
 
     /// Waits at most `timeout` seconds for a usable eID card: INSERT_CARD once (unless a card
@@ -31,12 +33,12 @@ struct CardSearch {
         // Cards already shown as unusable, by reader, until that reader's card changes.
         var refused: [String: UInt32] = [:]
         while true {
-            if peer.isCancelled { return .ended(.cancelled) }
+            if peer.isCancelled { return .cancelled }
             let readers: [ReaderSnapshot]
             do {
                 readers = try provider.readers().filter { readerName == nil || $0.name == readerName }
             } catch {
-                return .ended(.failed(CardError(error)))
+                return .failed(CardError(error))
             }
             var busy = false
             for r in readers where r.cardPresent && refused[r.name] != r.cardEvents {
@@ -55,11 +57,11 @@ struct CardSearch {
                 peer.send(.insertCard)
                 announced = true
             }
-            if deadline.hasPassed { return .ended(.timedOut) }
+            if deadline.hasPassed { return .timedOut }
             do {
                 try provider.waitForChange(timeout: min(0.5, max(0.05, deadline.remaining)))
             } catch {
-                return .ended(.failed(CardError(error)))
+                return .failed(CardError(error))
             }
         }
     }

@@ -4,30 +4,47 @@ import SmartCard
 /// The PIN operations of one card session on an eID card: PACE with PIN, CAN or PUK over the
 /// plain channel (or, after the CAN, inside its secure messaging), and RESET RETRY COUNTER
 /// inside the channel PACE established, as AusweisApp does on a basic reader
-/// (TR-03110-2, 3.5; CardConnectionWorker::setEidPin).
+/// (TR-03110-2, 3.5; CardConnectionWorker::setEidPin). The authentication's card session
+/// (`EIDAuthCardSession`) runs its EAC steps in the channel this one established.
 public final class EIDCardSession: PINManagementCard {
     let channel: CardChannel
     let paceInfo: PACEInfo
     private var secure: SecureMessaging?
+    /// What the last PACE established (ID_PICC, the card's CARs); nil after a failed one.
+    private(set) var paceResult: PACEResult?
 
     public init(channel: CardChannel, paceInfo: PACEInfo) {
         self.channel = channel
         self.paceInfo = paceInfo
     }
 
-    public func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+    deinit { secure?.close() }
+
+    /// The secure messaging PACE established, while it is open.
+    var secureMessaging: SecureMessaging? { secure.flatMap { $0.isClosed ? nil : $0 } }
+
+    /// Ends the client's secure messaging (after Chip Authentication the card runs it under keys
+    /// only the eID server has).
+    func endSecureMessaging() {
+        secure?.close()
+        secure = nil
+    }
+
+    public func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT? = nil) throws -> PACEOutcome {
         let pacePassword = PACEPassword(type: password, secret: secret)
         // PACE with the PIN after the CAN runs inside the CAN's secure messaging.
-        let over: CardChannel = secure.flatMap { $0.isClosed ? nil : $0 } ?? channel
+        let over: CardChannel = secureMessaging ?? channel
         do {
-            let pace = try PACE(channel: over, paceInfo: paceInfo, password: pacePassword)
-            let (_, established) = try pace.establishSecureMessaging()
+            let pace = try PACE(channel: over, paceInfo: paceInfo, password: pacePassword, chat: chat?.encoded)
+            let (result, established) = try pace.establishSecureMessaging()
             secure = established
+            paceResult = result
             return .established
         } catch let error as PACEError {
             // The card's secure messaging ends with a failed PACE; the next one starts plain.
             secure?.close()
             secure = nil
+            paceResult = nil
             switch error {
             case .generalAuthenticateFailed(_, let sw) where PACEPasswordRefusal(statusWord: sw) != nil:
                 return .wrongPassword(sw)
