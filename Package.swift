@@ -141,7 +141,7 @@ let package = Package(
             ]
         ),
         // The session library behind the front end's PAOS endpoint (neither half depends on the other).
-        .target(name: "EIDTestServerHTTPS", dependencies: ["EIDTestServer", "TestServerHTTPS"]),
+        .target(name: "EIDTestServerHTTPS", dependencies: ["EIDTestServer", "TestServerHTTPS", "SmartCard"]),
         .executableTarget(
             name: "eid-testserver",
             dependencies: [
