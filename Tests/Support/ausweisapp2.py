@@ -1,6 +1,6 @@
 """AusweisApp2 as an independent terminal for eid-sim: started headless against the test pcscd
 (`pcsc-env.sh run`), driven over its WebSocket SDK; and the case loop and `main` the peer scripts
-share (`run_cases`, `run_main`). Used by ausweisapp2_peer_tests.py, ausweisapp2_auth_peer_tests.py,
+share (`run_cases`, `run_cases_apart`, `run_main`). Used by ausweisapp2_peer_tests.py, ausweisapp2_auth_peer_tests.py,
 vicc_auth_peer_test.py, vicc_default_setup_peer_test.py (make test) and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
 /usr/bin/python3). Facts about running it headless: shared/PEERS.md.
 
@@ -276,9 +276,20 @@ async def run_cases(cases, run, timeout=None, prepare=None, report=None, finish=
     return passed, failed
 
 
+def run_cases_apart(cases, run, report=None, finish=None):
+    """`run_cases`, each case in an event loop of its own (`asyncio.run`), ended before the next case
+    starts; the vicc scripts run their cases so (with one loop for all, AusweisApp2 of a later case
+    was seen to miss a fresh vicc). Returns (passed, failed)."""
+    passed = failed = 0
+    for case in cases:
+        case_passed, case_failed = asyncio.run(run_cases([case], run, report=report, finish=finish))
+        passed, failed = passed + case_passed, failed + case_failed
+    return passed, failed
+
+
 def run_main(usage, title, run, cleanup=None, more_arguments=False):
     """`main` of a peer script: `SCRIPT BIN_DIR` (with `more_arguments`, more may follow), the title,
-    `run(arguments)` (a coroutine returning (passed, failed)), then `N passed, N failed` and exit
+    `run(arguments)` ((passed, failed), or a coroutine returning them), then `N passed, N failed` and exit
     status 1 when a case failed. SIGTERM unwinds through every `finally` (every peer stops, by its
     PID); `cleanup()` runs last in any case."""
     if len(sys.argv) < 2 or (len(sys.argv) > 2 and not more_arguments):
@@ -290,7 +301,8 @@ def run_main(usage, title, run, cleanup=None, more_arguments=False):
 
     signal.signal(signal.SIGTERM, interrupted)
     try:
-        passed, failed = asyncio.run(run(sys.argv[1:]))
+        result = run(sys.argv[1:])
+        passed, failed = asyncio.run(result) if asyncio.iscoroutine(result) else result
     except KeyboardInterrupt:
         print("interrupted")
         sys.exit(130)

@@ -26,7 +26,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ausweisapp2  # noqa: E402
-from ausweisapp2 import (AusweisApp2, PeerError, SDKClient, env_readers, run_cases, run_main,  # noqa: E402
+from ausweisapp2 import (AusweisApp2, PeerError, SDKClient, env_readers, run_cases_apart, run_main,  # noqa: E402
                          terminate)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -260,11 +260,11 @@ class Attempt:
 
 
 def main():
-    async def run(arguments):
+    def run(arguments):
         cases = [("auth, vicc nPA trusting DIR/cvca.cvcert, AusweisApp2 against serve --pki DIR", Attempt(arguments[0])),
                  ("auth, vicc nPA trusting another CVCA is refused, AusweisApp2 against serve --pki DIR",
                   Attempt(arguments[0], foreign_cvca=True))]
-        return await run_cases(cases, Attempt.run, report=Attempt.report, finish=Attempt.finish)
+        return run_cases_apart(cases, Attempt.run, report=Attempt.report, finish=Attempt.finish)
 
     run_main("vicc_auth_peer_test.py BIN_DIR",
              "AusweisApp2 peer test (RUN_AUTH with vsmartcard's nPA emulator against eid-testserver serve --pki)", run)

@@ -40,7 +40,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ausweisapp2 import PeerError, SDKClient, env_readers, run_cases, run_main  # noqa: E402
+from ausweisapp2 import PeerError, SDKClient, env_readers, run_cases_apart, run_main  # noqa: E402
 from vicc_auth_peer_test import (PIN, TIMEOUT, EmulatedCard, OwnPKIServer, authenticate,  # noqa: E402
                                  start_ausweisapp2)
 
@@ -190,10 +190,10 @@ class Attempt:
 
 
 def main():
-    async def run(arguments):
+    def run(arguments):
         cases = [("default setup", True, False), ("DIR's card", False, False), ("another CVCA", True, True)]
         attempts = [(name, Attempt(arguments[0], name, *flags)) for name, *flags in cases]
-        return await run_cases(attempts, Attempt.run, report=Attempt.report, finish=Attempt.finish)
+        return run_cases_apart(attempts, Attempt.run, report=Attempt.report, finish=Attempt.finish)
 
     run_main("vicc_default_setup_peer_test.py BIN_DIR",
              "eid and AusweisApp2 peer test (vsmartcard's nPA emulator, default setup, against eid-testserver "
