@@ -1,7 +1,8 @@
 """AusweisApp2 as an independent terminal for eid-sim: started headless against the test pcscd
 (`pcsc-env.sh run`), driven over its WebSocket SDK; and the case loop and `main` the peer scripts
-share (`run_cases`, `run_cases_apart`, `run_main`). Used by ausweisapp2_peer_tests.py, ausweisapp2_auth_peer_tests.py,
-vicc_auth_peer_test.py, vicc_default_setup_peer_test.py (make test) and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
+share (`run_cases`, `run_cases_apart`, `run_main`). Used by ausweisapp2_peer_tests.py,
+ausweisapp2_auth_peer_tests.py, vicc_auth_peer_test.py, vicc_default_setup_peer_test.py (make test)
+and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
 /usr/bin/python3). Facts about running it headless: shared/PEERS.md.
 
 Every wait has a timeout; AusweisApp2 and eid-sim are stopped by PID. Secrets handed to

@@ -203,8 +203,8 @@ def main():
         if runner and runner.app:
             runner.app.stop()
 
-    run_main("ausweisapp2_peer_tests.py BIN_DIR", "AusweisApp2 peer tests (RUN_CHANGE_PIN against eid-sim through pcscd)",
-             run, cleanup)
+    run_main("ausweisapp2_peer_tests.py BIN_DIR",
+             "AusweisApp2 peer tests (RUN_CHANGE_PIN against eid-sim through pcscd)", run, cleanup)
 
 
 if __name__ == "__main__":

@@ -261,7 +261,8 @@ class Attempt:
 
 def main():
     def run(arguments):
-        cases = [("auth, vicc nPA trusting DIR/cvca.cvcert, AusweisApp2 against serve --pki DIR", Attempt(arguments[0])),
+        cases = [("auth, vicc nPA trusting DIR/cvca.cvcert, AusweisApp2 against serve --pki DIR",
+                  Attempt(arguments[0])),
                  ("auth, vicc nPA trusting another CVCA is refused, AusweisApp2 against serve --pki DIR",
                   Attempt(arguments[0], foreign_cvca=True))]
         return run_cases_apart(cases, Attempt.run, report=Attempt.report, finish=Attempt.finish)
