@@ -26,6 +26,7 @@ import PackageDescription
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
 //   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
 //   eid-testserver       the local eService and eID server for tests (serve, pki)
+//   FuzzTargets          the fuzz targets' entry functions (`make fuzz`; FuzzCorpusTests replays the corpora)
 
 let package = Package(
     name: "eid",
@@ -149,6 +150,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // One entry function per fuzz target over data from outside (see FuzzTarget); the libFuzzer
+        // executables (`make fuzz` only, below) and FuzzCorpusTests call them.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Online", "EAC", "EIDCrypto", "SmartCard", "Workflows", "CardSimulator", "EIDTestServer", "OrderedJSON",
+                "TestPKI",
+            ]
+        ),
         .executableTarget(
             name: "eid-sim",
             dependencies: [
@@ -210,6 +220,12 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
         ),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: [
+                "FuzzTargets", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "Online", "CardSimulator", "EIDTestServer",
+            ]
+        ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
@@ -218,3 +234,20 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer executables fuzz-<target> (Tests/Fuzz/Drivers), only when EID_FUZZ=1: `make fuzz`
+// builds them alone (--product) with -sanitize=fuzzer,address in .build-fuzz; an ordinary build
+// neither needs nor links them.
+if Context.environment["EID_FUZZ"] == "1" {
+    package.targets.append(.target(name: "LibFuzzerDriver", path: "Tests/Fuzz/Drivers/LibFuzzerDriver"))
+    for name in [
+        "paos", "tc-token", "terminal-check", "security-infos", "card-simulator", "server-session", "ordered-json",
+        "tlv",
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)", dependencies: ["FuzzTargets", "LibFuzzerDriver"],
+                path: "Tests/Fuzz/Drivers/fuzz-\(name)"))
+        package.products.append(.executable(name: "fuzz-\(name)", targets: ["fuzz-\(name)"]))
+    }
+}
