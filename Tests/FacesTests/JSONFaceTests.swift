@@ -1,5 +1,6 @@
 import Dispatch
 import Faces
+import Online
 import SDK
 import SmartCard
 import Testing
@@ -47,7 +48,7 @@ import Glibc
         #expect(names.contains("INFO"))
         #expect(names.contains("READER_LIST"))
         let info = harness.sink.output.first { $0.contains(#""msg":"INFO""#) } ?? ""
-        #expect(info.contains(WorkflowVersion.current))
+        #expect(info.contains(EIDVersion.current))
         // The workflow still gets its answers in order.
         #expect(
             names.filter { $0 != "INFO" && $0 != "READER_LIST" } == [

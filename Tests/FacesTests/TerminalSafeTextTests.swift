@@ -1,5 +1,5 @@
+import Faces
 import Testing
-import Workflows
 
 @Suite struct TerminalSafeTextTests {
     @Test func plainTextIsKept() {

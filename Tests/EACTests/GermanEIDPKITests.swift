@@ -1,9 +1,9 @@
-import EAC
 import EIDCrypto
+import Foundation
 import TestPKI
 import Testing
 
-@testable import Workflows
+@testable import EAC
 
 /// The CVCAs of the German eID PKI built into eid: each certificate as its comment names it, the
 /// self-signed ones signed by their own key, every link certificate by its predecessor's, and
@@ -31,6 +31,30 @@ import Testing
         #expect(GermanEIDPKI.test.certificates.count == 13)
     }
 
+    /// The DER files under Sources/EAC/GermanEIDPKI/CVCA, by name.
+    static func filesOnDisk() throws -> [String: [UInt8]] {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Sources/EAC/GermanEIDPKI/CVCA").standardized
+        var files: [String: [UInt8]] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".der") {
+            files[name] = Array(try Data(contentsOf: folder.appendingPathComponent(name)))
+        }
+        return files
+    }
+
+    /// Every DER file is listed once, under its own CHR, with the bytes the build embedded from it;
+    /// and every entry has its file (a file added without an entry, or the reverse, fails here).
+    @Test func everyFileIsListedWithTheBytesEmbeddedFromIt() throws {
+        let files = try Self.filesOnDisk()
+        let entries = GermanEIDPKI.productionEncoded + GermanEIDPKI.testEncoded
+        #expect(files.count == 19)
+        #expect(Set(entries.map { "\($0.holderReference).der" }) == Set(files.keys))
+        #expect(entries.count == files.count)
+        for entry in entries {
+            #expect(files["\(entry.holderReference).der"] == entry.bytes, "\(entry.holderReference)")
+        }
+    }
+
     /// The public key of `certificate` on its own domain parameters.
     func key(_ certificate: CVCertificate) throws -> ECPoint {
         try certificate.body.publicKey.point(inheriting: nil)
@@ -46,7 +70,8 @@ import Testing
             }
         }
         #expect(GermanEIDPKI.production.anchors.map(\.body.holderReference) == ["DECVCAeID00102"])
-        #expect(GermanEIDPKI.test.anchors.map(\.body.holderReference).sorted() == ["DECVCAeIDCT00001", "DETESTeID00001"])
+        #expect(
+            GermanEIDPKI.test.anchors.map(\.body.holderReference).sorted() == ["DECVCAeIDCT00001", "DETESTeID00001"])
     }
 
     @Test func everyLinkCertificateVerifiesUnderItsPredecessor() throws {
