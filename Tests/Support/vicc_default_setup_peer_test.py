@@ -89,6 +89,11 @@ async def run_ausweisapp2(server, reader):
         await client.wait_for_reader(reader, has_card=True, timeout=45.0)
         final = await asyncio.wait_for(authenticate(client, server.origin + "/tctoken"), TIMEOUT + 10)
         return final, client.transcript, app.log_since(0, (PIN,))[-6000:]
+    except PeerError as error:
+        # What AusweisApp2 saw of the reader and the card (its PC/SC lines) tells why.
+        seen = [line for line in (app.log_since(0, (PIN,)) if app else "").splitlines()
+                if "pcsc" in line.lower() or "card" in line.lower()]
+        raise PeerError(f"{error}\n  AusweisApp2's PC/SC log:\n    " + "\n    ".join(seen[-40:])) from None
     finally:
         if client:
             try:
