@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format clean test-pki fuzz sanitize
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -52,7 +52,7 @@ deb-test: deb
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets).
-test: build
+test: lint build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
@@ -126,6 +126,10 @@ test-pki: build
 # Formats the Swift code in place with swift-format (from the toolchain; settings in .swift-format:
 # indent 4, width 120). `make format FORMAT_PATHS="Sources/SDK"` limits it to some files or folders.
 FORMAT_PATHS ?= Package.swift Sources Tests
+# The style check `make test` runs first: any swift-format warning fails the run (a few seconds).
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive Package.swift Sources Tests
+
 format:
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
 

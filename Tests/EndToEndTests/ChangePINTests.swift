@@ -350,7 +350,8 @@ extension ThroughPCSCD {
                 let list = try runTool("eid", ["readers", "--json"])
                 let entry = try readerEntry(reader, in: list.stdout)
                 #expect((entry["card"] as? [String: Any])?["retryCounter"] as? Int == 1, "\(list.stdout)")
-                let refused = try runTool("eid", ["change-pin", "--json", "--simulator", "--reader", reader], stdin: "")
+                let refused = try runTool(
+                    "eid", ["change-pin", "--json", "--simulator", "--reader", reader], stdin: "")
                 #expect(refused.status == 64, "\(refused.stderr)")
             }
         }

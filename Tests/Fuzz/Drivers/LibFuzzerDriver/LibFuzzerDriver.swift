@@ -4,6 +4,7 @@ import Glibc
 
 // libFuzzer's own entry (compiler-rt FuzzerInterface.h): runs the fuzzing loop with the
 // process's arguments (-max_total_time=…, corpus folders) over `callback`.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 @_silgen_name("LLVMFuzzerRunDriver")
 private func LLVMFuzzerRunDriver(
     _ argc: UnsafeMutablePointer<Int32>,
