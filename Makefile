@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format clean test-pki
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -52,7 +52,7 @@ deb-test: deb
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets).
-test: build
+test: lint build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
@@ -73,6 +73,40 @@ bench: release
 	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends time >/dev/null; }
 	@$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/bench.py "$$($(RELEASE) --show-bin-path)"
 
+# libFuzzer over what comes from outside (Tests/Fuzz/README.md): each fuzz-<target> executable
+# runs FUZZ_SECONDS over its seeds (Tests/Fuzz/Corpus/<target>), FUZZ_JOBS at a time; a table of
+# executions and crashes is printed and written to $(FUZZ_DIR)/summary.txt. `make test` only
+# replays the corpora (FuzzCorpusTests).
+# How it builds: only the fuzz products (--product; EID_FUZZ=1 declares them in Package.swift),
+# in release mode (optimised, so more executions per second) with -sanitize=fuzzer,address for
+# every module, in a scratch path of their own. Building the whole package this way fails:
+# -sanitize=fuzzer links libFuzzer's main into eid, eid-sim and eid-testserver too, and it needs
+# an LLVMFuzzerTestOneInput they lack (lld: undefined symbol). And SwiftPM points an executable's
+# `main` at its module's top-level code (--defsym), so libFuzzer's main never runs anyway: the
+# fuzz executables define LLVMFuzzerTestOneInput and start libFuzzer themselves
+# (LLVMFuzzerRunDriver, Tests/Fuzz/Drivers/LibFuzzerDriver). They link with lld: gold, the
+# default, warns about every ASan helper ("Cannot export local symbol") and, instead of naming
+# an undefined symbol, stops with an internal error (dwarf_reader.cc).
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 1
+FUZZ_DIR ?= $(CURDIR)/.build-fuzz
+FUZZ_TARGETS ?= paos tc-token terminal-check security-infos card-simulator server-session ordered-json tlv
+FUZZ_BUILD := EID_FUZZ=1 $(SWIFT) build -c release --scratch-path $(FUZZ_DIR) \
+	-Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+fuzz: deps
+	for target in $(FUZZ_TARGETS); do $(FUZZ_BUILD) --product fuzz-$$target || exit 1; done
+	Tests/Fuzz/run-fuzzers.sh "$$($(FUZZ_BUILD) --show-bin-path)" $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_JOBS) $(FUZZ_TARGETS)
+
+# The Swift test suites under sanitizers, each build in a scratch path of its own (Tests/Support/
+# sanitize.sh): every unit and end-to-end suite under AddressSanitizer (with LeakSanitizer; the
+# end-to-end tests run the ASan builds of eid, eid-sim and eid-testserver), then the concurrent
+# suites under ThreadSanitizer. Reports go to <scratch>/reports; any error fails. No UBSan:
+# swiftc refuses -sanitize=undefined on Linux, and Swift code traps on overflow, out-of-range
+# indices and nil unwraps in every build anyway.
+sanitize: deps
+	Tests/Support/sanitize.sh address
+	Tests/Support/sanitize.sh thread
+
 # Regenerates the shell completions from the argument parser (a test keeps them in step).
 completions: build
 	bin="$$($(SWIFT) build --show-bin-path)"; \
@@ -92,6 +126,10 @@ test-pki: build
 # Formats the Swift code in place with swift-format (from the toolchain; settings in .swift-format:
 # indent 4, width 120). `make format FORMAT_PATHS="Sources/SDK"` limits it to some files or folders.
 FORMAT_PATHS ?= Package.swift Sources Tests
+# The style check `make test` runs first: any swift-format warning fails the run (a few seconds).
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive Package.swift Sources Tests
+
 format:
 	$(SWIFT) format format --in-place --parallel --recursive $(FORMAT_PATHS)
 
@@ -117,4 +155,4 @@ uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
 
 clean:
-	rm -rf .build .build-e2e $(DEB_DIR)
+	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan $(DEB_DIR)

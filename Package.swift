@@ -7,15 +7,17 @@ import PackageDescription
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
-//   EAC                  SecurityInfos, PACE, secure messaging, CV certificates
+//   EAC                  SecurityInfos, PACE, secure messaging, CV certificates, the built-in CVCAs (DER files)
 //   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
 //   CCurl, TLS           libcurl (OpenSSL backend); HTTP over TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
-//   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2)
+//   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2),
+//                        PAOSTransport and RefreshAddressClient (the network as the workflows see it)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
 //   Workflows            reader listing and change PIN as state machines speaking SDK messages;
 //                        imports neither PCSC nor CardSimulator (the executables wire the providers)
-//   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2)
+//                        nor any transport
+//   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2); no workflow
 //   Faces                the terminal and JSON faces over an injected context (console, input,
 //                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
@@ -24,6 +26,7 @@ import PackageDescription
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
 //   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
 //   eid-testserver       the local eService and eID server for tests (serve, pki)
+//   FuzzTargets          the fuzz targets' entry functions (`make fuzz`; FuzzCorpusTests replays the corpora)
 
 let package = Package(
     name: "eid",
@@ -54,7 +57,32 @@ let package = Package(
         .target(name: "SmartCard"),
         .target(name: "PCSC", dependencies: ["CPCSC", "SmartCard"]),
         .target(name: "EIDCrypto", dependencies: ["COpenSSL"]),
-        .target(name: "EAC", dependencies: ["SmartCard", "EIDCrypto"]),
+        // The built-in CVCA certificates are DER files embedded at build time (no Foundation, no bundle):
+        // GermanEIDPKI/CVCA/README.md.
+        .target(
+            name: "EAC", dependencies: ["SmartCard", "EIDCrypto"], exclude: ["GermanEIDPKI/CVCA/README.md"],
+            resources: [
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00107.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00106.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00105.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00104.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00103.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeID00102.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00008.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00007.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00006.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00005.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00004.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00002.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DETESTeID00001.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCTL0405.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCTL0404.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCTL0403.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCTL0402.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCTL0401.der"),
+                .embedInCode("GermanEIDPKI/CVCA/DECVCAeIDCT00001.der"),
+            ]
+        ),
         // The project's test PKI (TEST ONLY): the committed test CVCA and fresh DV/terminal
         // certificates; eid-sim's default trust anchor, the tests' and the test server's issuer.
         .target(name: "TestPKI", dependencies: ["EAC", "EIDCrypto", "SmartCard"]),
@@ -71,8 +99,9 @@ let package = Package(
             dependencies: ["SmartCard", "EIDCrypto", "EAC", "SDK", "Online"]
         ),
         // The authentication's network side: the TcToken fetch (TLS-1) and PAOSTransport over TLS-2.
-        // Kept out of Workflows, which stays without network (its tests play the server in process).
-        .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard", "Workflows"]),
+        // Implements Online's PAOSTransport and RefreshAddressClient, so neither it nor Workflows imports the
+        // other; Workflows stays without network (its tests play the server in process).
+        .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard"]),
         .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC"]),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
@@ -113,12 +142,21 @@ let package = Package(
             ]
         ),
         // The session library behind the front end's PAOS endpoint (neither half depends on the other).
-        .target(name: "EIDTestServerHTTPS", dependencies: ["EIDTestServer", "TestServerHTTPS"]),
+        .target(name: "EIDTestServerHTTPS", dependencies: ["EIDTestServer", "TestServerHTTPS", "SmartCard"]),
         .executableTarget(
             name: "eid-testserver",
             dependencies: [
                 "EIDTestServerHTTPS", "EIDTestServer", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // One entry function per fuzz target over data from outside (see FuzzTarget); the libFuzzer
+        // executables (`make fuzz` only, below) and FuzzCorpusTests call them.
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "Online", "EAC", "EIDCrypto", "SmartCard", "Workflows", "CardSimulator", "EIDTestServer", "OrderedJSON",
+                "TestPKI",
             ]
         ),
         .executableTarget(
@@ -141,7 +179,7 @@ let package = Package(
             name: "EIDCryptoTests", dependencies: ["EIDCrypto", "SmartCard", "TestVectors"]
         ),
         .testTarget(
-            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "TestVectors"]
+            name: "EACTests", dependencies: ["EAC", "EIDCrypto", "SmartCard", "TestVectors", "TestPKI"]
         ),
         .testTarget(name: "TestPKITests", dependencies: ["TestPKI", "EAC", "EIDCrypto"]),
         .testTarget(
@@ -182,6 +220,12 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
         ),
+        .testTarget(
+            name: "FuzzTargetsTests",
+            dependencies: [
+                "FuzzTargets", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "Online", "CardSimulator", "EIDTestServer",
+            ]
+        ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
@@ -190,3 +234,20 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer executables fuzz-<target> (Tests/Fuzz/Drivers), only when EID_FUZZ=1: `make fuzz`
+// builds them alone (--product) with -sanitize=fuzzer,address in .build-fuzz; an ordinary build
+// neither needs nor links them.
+if Context.environment["EID_FUZZ"] == "1" {
+    package.targets.append(.target(name: "LibFuzzerDriver", path: "Tests/Fuzz/Drivers/LibFuzzerDriver"))
+    for name in [
+        "paos", "tc-token", "terminal-check", "security-infos", "card-simulator", "server-session", "ordered-json",
+        "tlv",
+    ] {
+        package.targets.append(
+            .executableTarget(
+                name: "fuzz-\(name)", dependencies: ["FuzzTargets", "LibFuzzerDriver"],
+                path: "Tests/Fuzz/Drivers/fuzz-\(name)"))
+        package.products.append(.executable(name: "fuzz-\(name)", targets: ["fuzz-\(name)"]))
+    }
+}

@@ -1,5 +1,5 @@
 import EIDTestServer
-import Synchronization
+import SmartCard
 import TestServerHTTPS
 
 /// The eID server session library behind the HTTPS front end's PAOS endpoint: one
@@ -13,11 +13,11 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
 
     public let sessions: EIDServerSessions
     private let tlsCertificate: [UInt8]
-    private let pki = Mutex<ServerPKI?>(nil)
+    private let pki = Locked<ServerPKI?>(nil)
     private let timeout: Double
     private let startTimeout: Double
     private let attributes: RequestedAttributes
-    private let sweeper = Mutex<Task<Void, Never>?>(nil)
+    private let sweeper = Locked<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
     /// `timeout` seconds for the client's next message (`startTimeout` for StartPAOS); at most

@@ -1,5 +1,5 @@
+import Online
 import TLS
-import Workflows
 
 /// The refresh address's check (§1.6) on the same HTTP session, over a TLS-1 style channel (never
 /// the TLS-2 channel with the pre-shared key), each request on its own, redirects not followed.

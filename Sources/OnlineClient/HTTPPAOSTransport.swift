@@ -1,7 +1,6 @@
 import Online
 import SmartCard
 import TLS
-import Workflows
 
 /// `PAOSTransport` over HTTP and TLS (AUTH-PROTOCOL.md §2.1): each PAOS message is POSTed to
 /// the TcToken's ServerAddress over TLS-2 — TLS 1.2 RSA-PSK with the TcToken's PSK (identity:

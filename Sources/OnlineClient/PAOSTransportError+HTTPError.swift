@@ -1,5 +1,5 @@
+import Online
 import TLS
-import Workflows
 
 extension PAOSTransportError {
     /// The transport's reason for an HTTP/TLS failure: what went wrong, never key material.

@@ -1,14 +1,13 @@
 import Online
 import SmartCard
 import TLS
-import Workflows
 
 /// The TcToken fetch over TLS-1 (AUTH-PROTOCOL.md §1.4): GET the tcTokenURL, redirects followed
 /// one hop at a time (each https, each server certificate kept), then the TcToken parsed and
 /// validated (§1.3), including the attached-server rule without a PSK.
 public struct TcTokenFetch {
     /// What eid says it is on every request (§1.1).
-    public static let userAgent = "eid/\(WorkflowVersion.current) (TR-03124-1/1.4)"
+    public static let userAgent = "eid/\(EIDVersion.current) (TR-03124-1/1.4)"
 
     /// The TcToken and what its fetch saw.
     public struct Fetched {
@@ -23,25 +22,7 @@ public struct TcTokenFetch {
     }
 
     /// Why no usable TcToken came back.
-    public enum Failure: Error {
-        case unavailable(PAOSTransportError)
-        /// The token was refused; a usable CommunicationErrorAddress it holds comes along.
-        case invalid(TcTokenError, communicationErrorAddress: String?)
-
-        public var reason: FailureReason {
-            switch self {
-            case .unavailable(let error): return .authTcTokenUnavailable(error)
-            case .invalid(let error, _): return .authInvalidTcToken(error)
-            }
-        }
-
-        /// Where the browser goes (AusweisApp's StateRedirectBrowser): a refused token's https
-        /// CommunicationErrorAddress with communicationError; without a token, nowhere.
-        public var url: String? {
-            guard case .invalid(_, let address?) = self else { return nil }
-            return RefreshResult.error(.communicationError).appended(to: address)
-        }
-    }
+    public typealias Failure = TcTokenFetchFailure
 
     let session: HTTPSession
 

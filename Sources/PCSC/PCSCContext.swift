@@ -69,7 +69,7 @@ public final class PCSCContext {
         guard !all.isEmpty else { return false }
         // Keep the C strings alive for the duration of the call.
         let names = all.map { strdup($0.name)! }
-        defer { names.forEach { free($0) } }
+        defer { for name in names { free(name) } }
         var raw = all.enumerated().map { i, state -> SCARD_READERSTATE in
             var r = SCARD_READERSTATE()
             r.szReader = UnsafePointer(names[i])

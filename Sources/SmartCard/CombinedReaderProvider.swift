@@ -27,5 +27,7 @@ public final class CombinedReaderProvider: CardReaderProvider {
         if let first = providers.first { try first.waitForChange(timeout: timeout) }
     }
 
-    public func cancelWait() { providers.forEach { $0.cancelWait() } }
+    public func cancelWait() {
+        for provider in providers { provider.cancelWait() }
+    }
 }

@@ -58,8 +58,8 @@ extension CommandAPDU {
         return try CommandAPDU(ins: 0xB0, p1: UInt8(offset >> 8), p2: UInt8(offset & 0xFF), ne: ne)
     }
 
-    /// GET CHALLENGE of `count` bytes: 9000 with the random bytes; 6700 for a length the card
-    /// does not give.
+    /// GET CHALLENGE `00 84 00 00 count` of `count` bytes: 9000 with the random bytes; 6700 for a
+    /// length the card does not give. Terminal Authentication's r_PICC is the default 8 bytes.
     public static func getChallenge(_ count: Int = 8) throws(CommandAPDUError) -> CommandAPDU {
         try CommandAPDU(ins: 0x84, p1: 0x00, p2: 0x00, ne: count)
     }

@@ -4,14 +4,13 @@ import Glibc
 import Darwin
 #endif
 
-/// A lock with a condition variable (POSIX), the part of Foundation's `NSCondition` this project
+/// A `Lock` with a condition variable (POSIX), the part of Foundation's `NSCondition` this project
 /// uses. Waits are bounded: `wait(seconds:)` returns after at most that long.
 public final class Condition: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = Lock()
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     public init() {
-        pthread_mutex_init(mutex, nil)
         #if canImport(Glibc)
         // Timed waits on the monotonic clock, which a wall-clock jump does not move.
         var attributes = pthread_condattr_t()
@@ -26,14 +25,12 @@ public final class Condition: @unchecked Sendable {
 
     deinit {
         pthread_cond_destroy(condition)
-        pthread_mutex_destroy(mutex)
         condition.deallocate()
-        mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
+    public func lock() { mutex.lock() }
 
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    public func unlock() { mutex.unlock() }
 
     /// Wakes every waiter. Call with the lock held.
     public func broadcast() { pthread_cond_broadcast(condition) }
@@ -49,10 +46,10 @@ public final class Condition: @unchecked Sendable {
         var until = timespec(
             tv_sec: now.tv_sec + nanoseconds / 1_000_000_000 + total / 1_000_000_000,
             tv_nsec: total % 1_000_000_000)
-        pthread_cond_timedwait(condition, mutex, &until)
+        pthread_cond_timedwait(condition, mutex.mutex, &until)
         #else
         var relative = timespec(tv_sec: nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
-        pthread_cond_timedwait_relative_np(condition, mutex, &relative)
+        pthread_cond_timedwait_relative_np(condition, mutex.mutex, &relative)
         #endif
     }
 }

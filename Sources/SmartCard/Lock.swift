@@ -6,8 +6,11 @@ import Darwin
 
 /// A mutual-exclusion lock over a POSIX mutex, the part of Foundation's `NSLock` this project
 /// uses (Foundation's full module, which brings ICU, is not linked into the executables).
+///
+/// The project's one lock: `Locked` (a value only reached under it, the shape of the standard
+/// library's `Mutex`) and `Condition` (its condition variable waits on this mutex) are built on it.
 public final class Lock: @unchecked Sendable {
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
 
     public init() {
         pthread_mutex_init(mutex, nil)

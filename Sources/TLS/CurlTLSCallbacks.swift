@@ -59,8 +59,8 @@ func verifyCallback(_ preverified: Int32, _ store: OpaquePointer?) -> Int32 {
     return 1
 }
 
-func infoCallback(_ ssl: OpaquePointer?, _ where_: Int32, _ value: Int32) {
-    let alert = eid_ssl_received_alert(where_, value)
+func infoCallback(_ ssl: OpaquePointer?, _ location: Int32, _ value: Int32) {
+    let alert = eid_ssl_received_alert(location, value)
     guard alert >= 0, let state = TransferState.from(ssl: ssl) else { return }
     if state.receivedAlert == nil { state.receivedAlert = alert }
 }

@@ -1,5 +1,5 @@
 import CCurl
-import Synchronization
+import SmartCard
 
 /// The certificate store for the web-PKI check (`chainTrusted`), made once per process for each
 /// extra trust-anchor file: the system's roots (OpenSSL's default paths) plus the file's. Every
@@ -10,7 +10,7 @@ import Synchronization
 /// own lock, so connections on several threads may share it.
 enum VerificationRoots {
     /// The stores made so far, by trust-anchor file ("" for none); never freed (one or two per process).
-    private static let stores = Mutex<[String: StoreHandle]>([:])
+    private static let stores = Locked<[String: StoreHandle]>([:])
 
     /// An X509_STORE pointer; only handed to OpenSSL, which locks the store itself.
     private struct StoreHandle: @unchecked Sendable {

@@ -1,7 +1,6 @@
 import EIDCrypto
 import Online
 import SmartCard
-import Synchronization
 
 /// The routes of eid-testserver's front end: the start page, TcTokens (with fresh session ids
 /// and PSKs), the PAOS endpoint of each session (handed to the `PAOSSessionHandler`), the
@@ -22,8 +21,8 @@ public final class FrontEndRoutes: Sendable {
     public let nextConnection: NextConnectionCertificate?
     /// Connections, TLS handshakes and requests so far (`GET /stats`).
     public let statistics = FrontEndStatistics()
-    private let sessions = Mutex<[String: Session]>([:])
-    private let originState: Mutex<String>
+    private let sessions = Locked<[String: Session]>([:])
+    private let originState: Locked<String>
 
     public init(
         configuration: FrontEndConfiguration, keys: PSKStore, handler: any PAOSSessionHandler,
@@ -33,7 +32,7 @@ public final class FrontEndRoutes: Sendable {
         self.keys = keys
         self.handler = handler
         self.nextConnection = nextConnection
-        originState = Mutex(configuration.origin ?? "https://\(configuration.host):\(configuration.port)")
+        originState = Locked(configuration.origin ?? "https://\(configuration.host):\(configuration.port)")
     }
 
     /// The origin in the URLs handed out, e.g. "https://127.0.0.1:18443".

@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import SmartCard
 
 /// eid-testserver's HTTPS server: SwiftNIO accepts connections and parses HTTP/1.1 (NIOHTTP1);
 /// OpenSSL (`TLSServerContext`, through memory BIOs) does TLS; `FrontEndRoutes` answers. Each
@@ -13,7 +13,7 @@ public final class HTTPSFrontEnd: Sendable {
     private let tls: TLSServerContext
     private let group: MultiThreadedEventLoopGroup
     private let pool: NIOThreadPool
-    private let channel = Mutex<(any Channel)?>(nil)
+    private let channel = Locked<(any Channel)?>(nil)
 
     public init(configuration: FrontEndConfiguration, tls: TLSServerContext, handler: any PAOSSessionHandler) {
         self.tls = tls

@@ -1,5 +1,5 @@
 import CTestServerTLS
-import Synchronization
+import SmartCard
 
 /// The other TLS certificate of the fault `tls_changed_after_eac1`: made once, on the first TcToken with the
 /// fault (RSA 3072, self-signed like the server's own, for the same host: valid for it, but not in any
@@ -11,7 +11,7 @@ public final class NextConnectionCertificate: Sendable {
         var credentials: TLSServerCredentials?
         var pending = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

@@ -1,4 +1,4 @@
-import Synchronization
+import SmartCard
 
 /// The pre-shared keys of TLS-2 by PSK identity (= SessionIdentifier of the TcToken), shared
 /// between the front end, which registers a key when it hands out a TcToken, and OpenSSL's PSK
@@ -12,7 +12,7 @@ public final class PSKStore: Sendable {
         var entries: [String: Entry] = [:]
         var next = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     public let capacity: Int
 
     public init(capacity: Int = 10_000) { self.capacity = capacity }

@@ -1,17 +1,17 @@
 import Online
 import OrderedJSON
-import Synchronization
+import SmartCard
 
 /// A stand-in for the eID server session library, so that the front end's plumbing can be
 /// tested on its own: it accepts no session faults, answers StartPAOS with a StartPAOSResponse
 /// carrying an error (no eID session behind it), and remembers that as the last result.
 public final class StubPAOSSessionHandler: PAOSSessionHandler {
     public static let message = "eid-testserver: this build has no eID session behind the PAOS endpoint"
-    private let last = Mutex<JSONValue>(.object([("ok", .bool(false)), ("error", .string("no session yet"))]))
+    private let last = Locked<JSONValue>(.object([("ok", .bool(false)), ("error", .string("no session yet"))]))
 
     public init() {}
 
-    private let open = Mutex<Set<String>>([])
+    private let open = Locked<Set<String>>([])
 
     /// Opens sessions without faults; each ends with its first PAOS message.
     public func openSession(id: String, faults: [String]) -> SessionOpening {

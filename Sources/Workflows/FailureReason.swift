@@ -12,41 +12,30 @@ import SmartCard
 /// No reason carries a secret: the card errors they carry hold status words and the reader
 /// layer's sentences, never command data.
 public enum FailureReason: Equatable, Sendable {
-    // MARK: Change PIN
+    // MARK: Any workflow
 
-    /// CANCEL, end of input, or the terminal's Ctrl-C at a prompt.
-    case changePINUserCancelled
+    /// CANCEL, end of input, the terminal's Ctrl-C at a prompt, or (authentication) the user
+    /// declined the access rights.
+    case userCancelled(during: WorkflowKind)
     /// A stop signal (SIGINT, SIGTERM, SIGQUIT, SIGHUP): the workflow cancelled, wiped its
     /// secrets and reset the card.
-    case changePINInterrupted
+    case interrupted
     /// A stop signal, and the workflow did not end within the grace time: a command may still
     /// be with the card.
-    case changePINInterruptedCardBusy
-    /// No card, or no answer from the peer, within the timeout (`--timeout`, whole seconds).
-    case changePINInputTimeout(seconds: Int)
+    case interruptedCardBusy
+    /// No card, or no answer from the peer, within the timeout (`--timeout`, whole seconds,
+    /// when known).
+    case inputTimeout(seconds: Int?, during: WorkflowKind)
     /// No terminal to ask for a secret on, and no JSON commands either.
-    case changePINNoTerminal
+    case noTerminal
     /// The PUK has unblocked the PIN ten times: the card refuses it now.
-    case establishPACEChannelPUKInoperative
+    case pukInoperative(during: WorkflowKind)
     /// The card left the reader during the workflow.
-    case changePINCardRemoved
-    /// The card answered a status word the workflow cannot continue with.
-    case changePINUnexpectedTransmitStatus(StatusWord)
-    /// Any other card or reader failure during the workflow.
-    case changePINUnrecoverable(CardError)
+    case cardRemoved(during: WorkflowKind)
+    /// Any other card or reader failure, or a status word the workflow cannot go on with.
+    case cardFailed(CardError, during: WorkflowKind)
 
     // MARK: Authentication
-
-    /// CANCEL, end of input, or the user declined the access rights.
-    case authUserCancelled
-    /// No card, or no answer from the peer, within the timeout.
-    case authInputTimeout
-    /// The card left the reader during the authentication.
-    case authCardRemoved
-    /// Any other card or reader failure.
-    case authCardError(CardError)
-    /// The PUK can no longer unblock the PIN.
-    case authPUKInoperative
     /// The eID server's terminal failed a TR-03124 check (before any card access).
     case authCheckFailed(AuthCheckError)
     /// The card refused Terminal or Chip Authentication.
@@ -84,22 +73,22 @@ public enum FailureReason: Equatable, Sendable {
     /// (`Card_Removed`, `Change_Pin_User_Cancelled`, ...), in its spelling otherwise.
     public var name: String {
         switch self {
-        case .changePINUserCancelled: return "Change_Pin_User_Cancelled"
-        case .changePINInterrupted: return "Change_Pin_Interrupted"
-        case .changePINInterruptedCardBusy: return "Change_Pin_Interrupted_Card_Busy"
-        case .changePINInputTimeout: return "Change_Pin_Input_Timeout"
-        case .changePINNoTerminal: return "Change_Pin_No_Terminal"
-        case .establishPACEChannelPUKInoperative: return "Establish_Pace_Channel_Puk_Inoperative"
-        case .changePINCardRemoved: return "Card_Removed"
-        case .changePINUnexpectedTransmitStatus: return "Change_Pin_Unexpected_Transmit_Status"
-        case .changePINUnrecoverable: return "Change_Pin_Unrecoverable"
+        case .userCancelled(.changePIN): return "Change_Pin_User_Cancelled"
+        case .userCancelled(.authentication): return "User_Cancelled"
+        case .interrupted: return "Change_Pin_Interrupted"
+        case .interruptedCardBusy: return "Change_Pin_Interrupted_Card_Busy"
+        case .inputTimeout(_, .changePIN): return "Change_Pin_Input_Timeout"
+        case .inputTimeout(_, .authentication): return "Input_Timeout"
+        case .noTerminal: return "Change_Pin_No_Terminal"
+        case .pukInoperative(.changePIN): return "Establish_Pace_Channel_Puk_Inoperative"
+        case .pukInoperative(.authentication): return "Establish_Pace_Channel_Puk_Inoperative_During_Authentication"
+        case .cardRemoved(.changePIN): return "Card_Removed"
+        case .cardRemoved(.authentication): return "Card_Removed_During_Authentication"
+        case .cardFailed(.statusWord, .changePIN): return "Change_Pin_Unexpected_Transmit_Status"
+        case .cardFailed(_, .changePIN): return "Change_Pin_Unrecoverable"
+        case .cardFailed(_, .authentication): return "Card_Communication_Error"
         case .readerServiceUnavailable: return "Reader_Service_Unavailable"
         case .readerFailed: return "Reader_Failed"
-        case .authUserCancelled: return "User_Cancelled"
-        case .authInputTimeout: return "Input_Timeout"
-        case .authCardRemoved: return "Card_Removed_During_Authentication"
-        case .authCardError: return "Card_Communication_Error"
-        case .authPUKInoperative: return "Establish_Pace_Channel_Puk_Inoperative_During_Authentication"
         case .authCheckFailed(let error): return error.name
         case .authEACRefused: return "Workflow_No_Permission_Error"
         case .authCardNotGenuine: return "Cannot_Confirm_IdCard_Authenticity"
@@ -119,17 +108,13 @@ public enum FailureReason: Equatable, Sendable {
     /// eid's exit status for the reason (eid(1), README "Exit status").
     public var exitStatus: Int32 {
         switch self {
-        case .changePINUserCancelled, .changePINInputTimeout: return ExitStatus.cancelled
-        case .changePINInterrupted, .changePINInterruptedCardBusy: return ExitStatus.interrupted
-        case .changePINNoTerminal: return ExitStatus.usage
-        case .establishPACEChannelPUKInoperative: return ExitStatus.cardState
-        case .changePINCardRemoved, .changePINUnexpectedTransmitStatus, .changePINUnrecoverable, .readerFailed:
+        case .userCancelled, .inputTimeout: return ExitStatus.cancelled
+        case .interrupted, .interruptedCardBusy: return ExitStatus.interrupted
+        case .noTerminal: return ExitStatus.usage
+        case .pukInoperative: return ExitStatus.cardState
+        case .cardRemoved, .cardFailed, .readerFailed, .authCardNotGenuine, .authCardSecurityUnusable:
             return ExitStatus.cardError
         case .readerServiceUnavailable: return ExitStatus.serviceUnavailable
-        case .authUserCancelled, .authInputTimeout: return ExitStatus.cancelled
-        case .authCardRemoved, .authCardError, .authCardNotGenuine, .authCardSecurityUnusable:
-            return ExitStatus.cardError
-        case .authPUKInoperative: return ExitStatus.cardState
         // The card refusing the service's terminal (its signature, its certificates) refuses the
         // service, not the card.
         case .authCheckFailed, .authEACRefused, .authUnexpectedServerMessage, .authMalformedServerMessage,
@@ -150,15 +135,10 @@ public enum FailureReason: Equatable, Sendable {
     /// counts as the user's cancellation there; a used-up PUK as no permission).
     public var result: ECardAPIResult {
         switch self {
-        case .changePINUserCancelled, .changePINInterrupted, .changePINInterruptedCardBusy, .changePINCardRemoved:
-            return .error(.cancellationByUser)
-        case .changePINInputTimeout, .changePINUnexpectedTransmitStatus, .changePINUnrecoverable:
-            return .error(.unknownError)
-        case .establishPACEChannelPUKInoperative: return .error(.noPermission)
-        case .changePINNoTerminal, .readerServiceUnavailable, .readerFailed: return .error(.communicationError)
-        case .authUserCancelled, .authCardRemoved: return .error(.cancellationByUser)
-        case .authInputTimeout, .authCardError: return .error(.unknownError)
-        case .authPUKInoperative, .authEACRefused, .authCardSecurityUnusable: return .error(.noPermission)
+        case .userCancelled, .interrupted, .interruptedCardBusy, .cardRemoved: return .error(.cancellationByUser)
+        case .inputTimeout, .cardFailed: return .error(.unknownError)
+        case .noTerminal, .readerServiceUnavailable, .readerFailed: return .error(.communicationError)
+        case .pukInoperative, .authEACRefused, .authCardSecurityUnusable: return .error(.noPermission)
         case .authCheckFailed(let error): return error.result
         case .authCardNotGenuine, .authUnexpectedServerMessage: return .error(.internalError)
         case .authMalformedServerMessage(let error): return error.result
@@ -174,30 +154,24 @@ public enum FailureReason: Equatable, Sendable {
     /// What happened and what to do next, for a person (eid prints it after "eid: ").
     public var sentence: String {
         switch self {
-        case .changePINUserCancelled, .changePINInterrupted:
+        case .userCancelled(.changePIN), .interrupted:
             return "cancelled; the PIN was not changed"
-        case .changePINInterruptedCardBusy:
+        case .userCancelled(.authentication): return "cancelled; no data was sent to the service"
+        case .interruptedCardBusy:
             return "interrupted while the card was busy; `eid readers` shows its PIN state"
-        case .changePINInputTimeout(let seconds):
+        case .inputTimeout(let seconds?, .changePIN):
             return "no answer within \(seconds) s; the PIN was not changed"
-        case .changePINNoTerminal:
+        case .inputTimeout(nil, .changePIN):
+            return "no answer in time; the PIN was not changed"
+        case .inputTimeout(_, .authentication): return "no answer in time; the authentication was cancelled"
+        case .noTerminal:
             return "no terminal to ask for the PIN on; use --json and send SET_PIN commands on standard input"
-        case .establishPACEChannelPUKInoperative:
+        case .pukInoperative:
             return "the PUK can no longer unblock the PIN; ask the citizen office for a new PIN letter"
-        case .changePINCardRemoved:
-            return "the PIN was not changed: \(CardError.cardRemoved)"
-        case .changePINUnexpectedTransmitStatus(let sw):
-            return "the PIN was not changed: \(CardError.statusWord(sw))"
-        case .changePINUnrecoverable(let error):
-            return "the PIN was not changed: \(error)"
+        case .cardRemoved(let workflow): return Self.failed(workflow) + ": \(CardError.cardRemoved)"
+        case .cardFailed(let error, let workflow): return Self.failed(workflow) + ": \(error)"
         case .readerServiceUnavailable(let error), .readerFailed(let error):
             return "\(error)"
-        case .authUserCancelled: return "cancelled; no data was sent to the service"
-        case .authInputTimeout: return "no answer in time; the authentication was cancelled"
-        case .authCardRemoved: return "the authentication failed: \(CardError.cardRemoved)"
-        case .authCardError(let error): return "the authentication failed: \(error)"
-        case .authPUKInoperative:
-            return "the PUK can no longer unblock the PIN; ask the citizen office for a new PIN letter"
         case .authCheckFailed(let error): return "the service was refused: \(error)"
         case .authEACRefused: return "the card refused the service's terminal authentication"
         case .authCardNotGenuine: return "the card's authenticity could not be confirmed"
@@ -222,9 +196,14 @@ public enum FailureReason: Equatable, Sendable {
     /// (CHANGE_PIN, `success: false`) says it all.
     public var isCancellation: Bool {
         switch self {
-        case .changePINUserCancelled, .changePINInterrupted, .authUserCancelled: return true
+        case .userCancelled, .interrupted: return true
         default: return false
         }
+    }
+
+    /// How a sentence says that `workflow` did not succeed.
+    private static func failed(_ workflow: WorkflowKind) -> String {
+        workflow == .changePIN ? "the PIN was not changed" : "the authentication failed"
     }
 
     /// The connection to the eID server is gone: nothing more can be reported to it.
@@ -243,13 +222,17 @@ extension FailureReason {
     public init?(_ outcome: ChangePINWorkflow.Outcome, timeout: Double) {
         switch outcome {
         case .changed: return nil
-        case .cancelled: self = .changePINUserCancelled
-        case .timedOut: self = .changePINInputTimeout(seconds: Int(timeout))
-        case .pukInoperative: self = .establishPACEChannelPUKInoperative
-        case .cardError(.cardRemoved): self = .changePINCardRemoved
-        case .cardError(.statusWord(let sw)): self = .changePINUnexpectedTransmitStatus(sw)
-        case .cardError(let error): self = .changePINUnrecoverable(error)
+        case .cancelled: self = .userCancelled(during: .changePIN)
+        case .timedOut: self = .inputTimeout(seconds: Int(timeout), during: .changePIN)
+        case .pukInoperative: self = .pukInoperative(during: .changePIN)
+        case .cardError(let error): self = .card(error, during: .changePIN)
         }
+    }
+
+    /// A card or reader failure in `workflow`: a removed card is named apart.
+    public static func card(_ error: CardError, during workflow: WorkflowKind) -> FailureReason {
+        if case .cardRemoved = error { return .cardRemoved(during: workflow) }
+        return .cardFailed(error, during: workflow)
     }
 
     /// Why the readers could not be listed or watched.

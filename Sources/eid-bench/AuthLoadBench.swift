@@ -21,7 +21,7 @@ enum AuthLoadBench {
     final class Tally: Sendable {
         let succeeded = Atomic<Int>(0)
         let failed = Atomic<Int>(0)
-        let durations = Mutex<[Double]>([])
+        let durations = Locked<[Double]>([])
         let counting = Atomic<Bool>(false)
         let stop = Atomic<Bool>(false)
     }

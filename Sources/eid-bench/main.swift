@@ -32,22 +32,31 @@ if CommandLine.arguments.dropFirst().first == "eac" {
         try EACBench.run(reader: reader, runs: runs)
     }
 }
+/// The arguments of a load run, `TCTOKEN-URL CLIENTS AMOUNT` with both numbers above zero (AMOUNT a
+/// count of runs or a number of seconds), or the usage error naming `amount`.
+func loadArguments<Amount: LosslessStringConvertible & Numeric & Comparable>(
+    _ arguments: [String], command: String, amount: String
+) throws -> (url: String, clients: Int, amount: Amount) {
+    guard arguments.count == 3, let clients = Int(arguments[1]), let value = Amount(arguments[2]), clients > 0,
+        value > .zero
+    else { throw BenchError.usage("eid-bench \(command) TCTOKEN-URL CLIENTS \(amount)") }
+    return (arguments[0], clients, value)
+}
+
 if CommandLine.arguments.dropFirst().first == "runs" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     running {
-        guard arguments.count == 3, let clients = Int(arguments[1]), let count = Int(arguments[2]), clients > 0,
-            count > 0
-        else { throw BenchError.usage("eid-bench runs TCTOKEN-URL CLIENTS COUNT") }
-        AuthLoadBench.run(url: arguments[0], clients: clients, count: count)
+        let run: (url: String, clients: Int, amount: Int) = try loadArguments(
+            arguments, command: "runs", amount: "COUNT")
+        AuthLoadBench.run(url: run.url, clients: run.clients, count: run.amount)
     }
 }
 if CommandLine.arguments.dropFirst().first == "auth" {
     let arguments = Array(CommandLine.arguments.dropFirst(2))
     running {
-        guard arguments.count == 3, let clients = Int(arguments[1]), let seconds = Double(arguments[2]), clients > 0,
-            seconds > 0
-        else { throw BenchError.usage("eid-bench auth TCTOKEN-URL CLIENTS SECONDS") }
-        AuthLoadBench.run(url: arguments[0], clients: clients, seconds: seconds)
+        let run: (url: String, clients: Int, amount: Double) = try loadArguments(
+            arguments, command: "auth", amount: "SECONDS")
+        AuthLoadBench.run(url: run.url, clients: run.clients, seconds: run.amount)
     }
 }
 

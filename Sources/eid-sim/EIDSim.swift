@@ -126,7 +126,7 @@ struct EIDSim: ParsableCommand {
             return source
         }
         connection.run()
-        signals.forEach { $0.cancel() }
+        for signal in signals { signal.cancel() }
     }
 
     /// The profile file (if any) with the options applied, validated.

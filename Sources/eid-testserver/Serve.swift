@@ -133,7 +133,8 @@ struct Serve: ParsableCommand {
             } catch { throw ValidationError("--pki \(pki): \(error)") }
             if own?.authority == nil {
                 StandardStream.error.write(
-                    "eid-testserver: \(pki) has no cvca.key: the faults chat_beyond_dv and cvca_link are not available\n")
+                    "eid-testserver: \(pki) has no cvca.key: the faults chat_beyond_dv and cvca_link are not available\n"
+                )
             }
         } else if let tlsCertificate, let tlsKey {
             credentials = TLSServerCredentials(certificatePEM: try read(tlsCertificate), keyPEM: try read(tlsKey))

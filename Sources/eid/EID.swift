@@ -1,9 +1,10 @@
 import ArgumentParser
+import Online
 import Workflows
 
 @main
 struct EID: ParsableCommand {
-    static let version = WorkflowVersion.current
+    static let version = EIDVersion.current
 
     static let configuration = CommandConfiguration(
         commandName: "eid",

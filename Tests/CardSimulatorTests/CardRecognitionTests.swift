@@ -1,3 +1,4 @@
+import EAC
 import SmartCard
 import Testing
 
@@ -73,9 +74,9 @@ import Testing
     @Test func atrInfoTellsTheExtendedLengthLimits() throws {
         // 7F66 { INTEGER 65535 (max command bytes), INTEGER 65536 (max response bytes) }.
         #expect(AnswerToResetInformation.content.hexString == "7f660a020300ffff0203010000")
-        #expect(AnswerToResetInformation.unsignedInteger(0) == [0])
-        #expect(AnswerToResetInformation.unsignedInteger(0x7F) == [0x7F])
-        #expect(AnswerToResetInformation.unsignedInteger(0x80) == [0x00, 0x80])
+        #expect(DER.encodeInteger(0).bytes == [0x02, 0x01, 0x00])
+        #expect(DER.encodeInteger(0x7F).bytes == [0x02, 0x01, 0x7F])
+        #expect(DER.encodeInteger(0x80).bytes == [0x02, 0x02, 0x00, 0x80])
     }
 
     /// Reader pseudo-APDUs (CLA FF, PC/SC part 3) are for the reader; a basic reader passes them

@@ -114,6 +114,45 @@ struct LoopbackPKI {
         #expect(try channel.transmit(stale).statusWord == .smDataObjectsIncorrect)
     }
 
+    /// Chip Authentication with a key only the eID server holds (online authentication): the
+    /// client passes the card's nonce and token on; the server, with the private key, derives
+    /// the keys and finds the token right.
+    @Test func chipAuthenticationWithTheServersKeyGivesNonceAndToken() throws {
+        let (paceResult, secure) = try pace()
+        let selection = try ChipAuthentication.select(
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let server = try ECKeyPair.generate(group: selection.publicKey.group)
+        let ta = TerminalAuthentication(channel: secure)
+        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
+        try ta.authenticate(
+            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
+            ephemeralKey: server.publicKey, auxiliaryData: nil,
+            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        let answer = try ChipAuthentication(channel: secure).runWithServerKey(
+            selection: selection, serverKey: server.publicKey)
+        #expect(card.withContext { $0.session.eacAccess.chipAuthenticated })
+        let derived = try ChipAuthentication.terminalKeys(
+            protocol: selection.protocol, chipKey: selection.publicKey, ephemeralKey: server, nonce: answer.nonce,
+            token: answer.token)
+        #expect(derived.nonce == answer.nonce)
+    }
+
+    /// Without Terminal Authentication the card refuses Chip Authentication: `refused`, naming the step.
+    @Test func chipAuthenticationWithTheServersKeyBeforeTAIsRefused() throws {
+        let (_, secure) = try pace()
+        let selection = try ChipAuthentication.select(
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let server = try ECKeyPair.generate(group: selection.publicKey.group)
+        #expect {
+            try ChipAuthentication(channel: secure).runWithServerKey(selection: selection, serverKey: server.publicKey)
+        } throws: { error in
+            guard case .refused = error as? ChipAuthenticationError else { return false }
+            return true
+        }
+    }
+
     /// A terminal certificate that grants DG9, which its DV lacks: the card accepts the chain
     /// (no 6A80 at PSO:Verify), but the effective CHAT is PACE's AND the chain's, so READ BINARY
     /// of DG9 is refused with 6982 although the terminal certificate and PACE's CHAT grant it.

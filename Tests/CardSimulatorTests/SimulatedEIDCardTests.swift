@@ -236,7 +236,7 @@ import Testing
 
 /// Collects strings from any thread.
 final class LockedLines: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var lines: [String] = []
     func append(_ s: String) { lock.withLock { lines.append(s) } }
     var all: [String] { lock.withLock { lines } }

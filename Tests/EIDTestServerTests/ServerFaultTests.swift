@@ -4,6 +4,7 @@ import EIDTestServer
 import Online
 import OrderedJSON
 import TestPKI
+import TestServerHTTPS
 import Testing
 
 /// Each session fault with the result a conforming client must see (what the man page says),
@@ -138,6 +139,14 @@ import Testing
                 .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1,
             ])
         #expect(ServerFault.allCases.count == 26)
+    }
+
+    /// The front end (TestServerHTTPS, which knows no session) keeps its own list of the faults it
+    /// carries out; it must name exactly the faults the catalogue marks as transport faults.
+    @Test func theFrontEndCarriesOutExactlyTheTransportFaults() {
+        #expect(
+            TransportFault.allCases.map(\.rawValue)
+                == ServerFault.allCases.filter(\.isTransportFault).map(\.rawValue))
     }
 
     @Test func aTransportFaultLeavesTheSessionAlone() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SmartCard
 import Testing
 
 /// Issue 10's tests of `eid auth` on the network side, each a whole run of the built binaries:
@@ -540,7 +541,7 @@ extension ThroughPCSCD {
 
 /// Problems found on several threads, recorded afterwards on the test's.
 final class Problems: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var list: [String] = []
 
     func add(_ problems: [String]) {

@@ -7,7 +7,11 @@ import Testing
 /// the authentication reaches its eID server only through `PAOSTransport`, which `OnlineClient`
 /// implements over TLS and the executable wires, so both are tested with a server in process.
 @Suite struct LayeringTests {
-    static let forbidden = ["PCSC", "CPCSC", "CardSimulator", "TLS", "CCurl", "OnlineClient"]
+    static let forbidden = [
+        "PCSC", "CPCSC", "CardSimulator",
+        // every transport: the client's HTTP/TLS and the test server's front end
+        "TLS", "CCurl", "OnlineClient", "TestServerHTTPS", "CTestServerTLS", "NIOCore", "NIOPosix", "NIOHTTP1",
+    ]
 
     /// Every module the Swift files under `Sources/target` import, with file and line.
     static func imports(of target: String) throws -> [(file: String, module: String, line: Substring)] {
@@ -60,6 +64,21 @@ import Testing
         let dependencies = try Self.dependencies(of: "Online")
         #expect(dependencies.contains("\"CLibXML2\""), "found: \(dependencies)")
         for module in Self.onlineForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
+    }
+
+    /// `OnlineClient` (the TcToken fetch, `HTTPPAOSTransport`) is the network under the workflows, not
+    /// above them: `PAOSTransport`, its error and `RefreshAddressClient` live in `Online`, so it needs
+    /// no workflow, face, SDK message or card reader.
+    static let onlineClientForbidden = ["Workflows", "Faces", "SDK", "PCSC", "CPCSC", "CardSimulator"]
+
+    @Test func onlineClientImportsNoWorkflow() throws {
+        for (file, module, line) in try Self.imports(of: "OnlineClient") {
+            #expect(!Self.onlineClientForbidden.contains(module), "Sources/OnlineClient/\(file): \(line)")
+        }
+        let dependencies = try Self.dependencies(of: "OnlineClient")
+        #expect(dependencies.contains("\"TLS\""), "found: \(dependencies)")
+        #expect(dependencies.contains("\"Online\""), "found: \(dependencies)")
+        for module in Self.onlineClientForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
 
     /// `EIDTestServer` (the eID server's sessions) needs no card and no workflow: the software

@@ -143,11 +143,17 @@ final class ManualClock: FaceClock, @unchecked Sendable {
     func runAll() { lock.withLock { work }.forEach { $0.1() } }
 }
 
-/// Signals raised by the test.
+/// Signals raised by the test. Like ProcessSignals, whose watch ends when it goes away, it holds
+/// the watches weakly: their closures hold the face's terminal and queue, and a test's
+/// `onEvent` hook holds these signals, so strong references made a cycle (LeakSanitizer).
 final class ManualSignals: SignalSource, @unchecked Sendable {
     // Unchecked: every property is guarded by `lock`.
     private let lock = Lock()
-    private var watches: [ManualWatch] = []
+    private var weakWatches: [WeakWatch] = []
+    private var made = 0
+
+    private struct WeakWatch { weak var watch: ManualWatch? }
+    private var watches: [ManualWatch] { weakWatches.compactMap(\.watch) }
 
     final class ManualWatch: SignalWatch, @unchecked Sendable {
         // Unchecked: `stopped` is guarded by `lock`.
@@ -166,11 +172,15 @@ final class ManualSignals: SignalSource, @unchecked Sendable {
         _ signals: [Int32], onStop: @escaping @Sendable (Int32) -> Void, onSuspend: (@Sendable () -> Void)?
     ) -> any SignalWatch {
         let watch = ManualWatch(onStop: onStop, onSuspend: onSuspend)
-        lock.withLock { watches.append(watch) }
+        lock.withLock {
+            weakWatches.append(WeakWatch(watch: watch))
+            made += 1
+        }
         return watch
     }
 
-    var watching: Int { lock.withLock { watches.count } }
+    /// How many watches were asked for.
+    var watching: Int { lock.withLock { made } }
 
     func raiseStop(_ signal: Int32 = SIGINT) {
         for watch in lock.withLock({ watches }) {

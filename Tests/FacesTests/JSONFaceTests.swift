@@ -1,5 +1,6 @@
 import Dispatch
 import Faces
+import Online
 import SDK
 import SmartCard
 import Testing
@@ -47,7 +48,7 @@ import Glibc
         #expect(names.contains("INFO"))
         #expect(names.contains("READER_LIST"))
         let info = harness.sink.output.first { $0.contains(#""msg":"INFO""#) } ?? ""
-        #expect(info.contains(WorkflowVersion.current))
+        #expect(info.contains(EIDVersion.current))
         // The workflow still gets its answers in order.
         #expect(
             names.filter { $0 != "INFO" && $0 != "READER_LIST" } == [
@@ -101,8 +102,8 @@ import Glibc
         while harness.clock.delays.isEmpty && !armed.hasPassed { usleep(10_000) }
         #expect(harness.clock.delays == [ChangePINFace.interruptGrace])
         harness.clock.runAll()
-        #expect(harness.terminations.all == [FailureReason.changePINInterruptedCardBusy.exitStatus])
-        #expect(harness.sink.error == ["eid: \(FailureReason.changePINInterruptedCardBusy.sentence)"])
+        #expect(harness.terminations.all == [FailureReason.interruptedCardBusy.exitStatus])
+        #expect(harness.sink.error == ["eid: \(FailureReason.interruptedCardBusy.sentence)"])
     }
 
     @Test func aLineLongerThanTheLimitIsInvalidAndDropped() {

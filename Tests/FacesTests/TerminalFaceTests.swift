@@ -77,7 +77,7 @@ import Glibc
         #expect(run(harness) == ExitStatus.interrupted)
         #expect(!terminal.isEchoOff)
         #expect(Array(terminal.events.prefix(3)) == ["echo off", "write \(Self.pinPrompt)", "restore"])
-        #expect(harness.sink.error == ["eid: \(FailureReason.changePINInterrupted.sentence)"])
+        #expect(harness.sink.error == ["eid: \(FailureReason.interrupted.sentence)"])
         #expect(harness.sink.output.last == "Simulator: eID card — PIN: 3 attempts left")
         #expect(harness.card.passwords.pinRetryCounter == 3, "nothing reached the card")
         #expect(harness.terminations.all.isEmpty)
@@ -109,13 +109,13 @@ import Glibc
         let terminal = FakeTerminal(typing: [], thenEnd: true)
         let harness = Harness(terminal: terminal)
         #expect(run(harness) == ExitStatus.cancelled)
-        #expect(harness.sink.error == ["eid: \(FailureReason.changePINUserCancelled.sentence)"])
+        #expect(harness.sink.error == ["eid: \(FailureReason.userCancelled(during: .changePIN).sentence)"])
     }
 
     @Test func noTerminalEndsWithUsage() {
         let harness = Harness(terminal: nil)
         #expect(run(harness) == ExitStatus.usage)
-        #expect(harness.sink.error == ["eid: \(FailureReason.changePINNoTerminal.sentence)"])
+        #expect(harness.sink.error == ["eid: \(FailureReason.noTerminal.sentence)"])
     }
 
     @Test func jsonOutputWithTerminalInputStillPromptsForTheRightSecret() {

@@ -117,10 +117,12 @@ import Testing
     @Test func aRefusedTokenStillGivesItsHTTPSCommunicationErrorAddress() {
         let httpRefresh = Self.valid.replacingOccurrences(
             of: "https://service.example/done", with: "http://service.example/done")
-        let refused = Self.token(httpRefresh + "<CommunicationErrorAddress>https://service.example/err</CommunicationErrorAddress>")
+        let refused = Self.token(
+            httpRefresh + "<CommunicationErrorAddress>https://service.example/err</CommunicationErrorAddress>")
         #expect(throws: TcTokenError.notHTTPS("RefreshAddress")) { try TcToken.parse(refused) }
         #expect(TcToken.communicationErrorAddress(ofRefused: refused) == "https://service.example/err")
-        let http = Self.token(httpRefresh + "<CommunicationErrorAddress>http://service.example/err</CommunicationErrorAddress>")
+        let http = Self.token(
+            httpRefresh + "<CommunicationErrorAddress>http://service.example/err</CommunicationErrorAddress>")
         #expect(TcToken.communicationErrorAddress(ofRefused: http) == nil)
         let twice = Self.token(
             httpRefresh + "<CommunicationErrorAddress>https://a.example/</CommunicationErrorAddress>"

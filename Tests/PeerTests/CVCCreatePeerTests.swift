@@ -100,6 +100,9 @@ struct CVCCreatePeerTests {
             }
             usleep(10_000)
         }
+        // Foundation's Process is freed only once waitUntilExit() has seen the exit: polling
+        // isRunning alone leaves it in a cycle (LeakSanitizer, `make sanitize`).
+        process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw PeerToolError.failed(tool, output) }
         return output
     }

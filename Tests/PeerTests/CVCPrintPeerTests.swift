@@ -127,6 +127,9 @@ struct CVCPrintPeerTests {
             }
             usleep(10_000)
         }
+        // Foundation's Process is freed only once waitUntilExit() has seen the exit: polling
+        // isRunning alone leaves it in a cycle (LeakSanitizer, `make sanitize`).
+        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

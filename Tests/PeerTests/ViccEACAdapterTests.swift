@@ -54,6 +54,9 @@ import Testing
             }
             usleep(10_000)
         }
+        // Foundation's Process is freed only once waitUntilExit() has seen the exit: polling
+        // isRunning alone leaves it in a cycle (LeakSanitizer, `make sanitize`).
+        process.waitUntilExit()
         return (process.terminationStatus, String(decoding: output, as: UTF8.self))
     }
 }

@@ -53,6 +53,29 @@ import Testing
         #expect(lock.withLock { state.count } == threads * 10_000)
     }
 
+    /// `Locked`, the `Mutex`-shaped value on the same lock: concurrent updates all land, and a
+    /// condition's waiters see the state of the thread that broadcast.
+    @Test func aLockedValueKeepsCountsWhole() {
+        let count = Locked(0)
+        let finished = Condition()
+        let state = Box()
+        let threads = 4
+        for _ in 0..<threads {
+            DetachedThread.start {
+                for _ in 0..<10_000 { count.withLock { $0 += 1 } }
+                finished.lock()
+                state.finished += 1
+                finished.broadcast()
+                finished.unlock()
+            }
+        }
+        let deadline = Deadline(secondsFromNow: 10)
+        finished.lock()
+        while state.finished < threads && !deadline.hasPassed { finished.wait(seconds: 0.5) }
+        finished.unlock()
+        #expect(count.withLock { $0 } == threads * 10_000)
+    }
+
     private final class Box: @unchecked Sendable {
         var done = false
         var count = 0

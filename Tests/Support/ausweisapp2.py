@@ -1,5 +1,7 @@
 """AusweisApp2 as an independent terminal for eid-sim: started headless against the test pcscd
-(`pcsc-env.sh run`), driven over its WebSocket SDK. Used by ausweisapp2_peer_tests.py (make test)
+(`pcsc-env.sh run`), driven over its WebSocket SDK; and the case loop and `main` the peer scripts
+share (`run_cases`, `run_cases_apart`, `run_main`). Used by ausweisapp2_peer_tests.py,
+ausweisapp2_auth_peer_tests.py, vicc_auth_peer_test.py, vicc_default_setup_peer_test.py (make test)
 and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
 /usr/bin/python3). Facts about running it headless: shared/PEERS.md.
 
@@ -11,7 +13,9 @@ import glob
 import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -238,3 +242,76 @@ class SDKClient:
 def strip(message):
     return {k: v for k, v in message.items() if not k.startswith("_")}
 
+
+def failure_reason(error, timeout=None):
+    """Why a case failed, in one line: a PeerError's message (which names the step, never a
+    secret), the case's timeout, or the exception's type and text."""
+    if isinstance(error, asyncio.TimeoutError) and timeout is not None:
+        return f"no result within {timeout:.0f} s"
+    return str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
+
+
+async def run_cases(cases, run, timeout=None, prepare=None, report=None, finish=None):
+    """The case loop of the peer scripts. `cases` are (name, case) pairs; for each, `prepare(case)`,
+    then `run(case)` within `timeout` seconds (None: the case's own waits bound it). A case passes
+    when `run` returns: `ok    NAME (T s)`, or `ok    NAME: NOTE` when it returns a note. Any
+    exception fails that case only: `FAIL  NAME: REASON`, then `report(case, error)` prints what
+    tells why (transcripts, logs). `finish(case)` runs after either. Returns (passed, failed)."""
+    passed = failed = 0
+    for name, case in cases:
+        try:
+            if prepare:
+                await prepare(case)
+            start = time.monotonic()
+            note = await (asyncio.wait_for(run(case), timeout) if timeout is not None else run(case))
+            print(f"ok    {name}: {note}" if note else f"ok    {name} ({time.monotonic() - start:.1f} s)", flush=True)
+            passed += 1
+        except Exception as error:  # a failed expectation, a timeout, a peer gone: one failed case
+            failed += 1
+            print(f"FAIL  {name}: {failure_reason(error, timeout)}", flush=True)
+            if report:
+                await report(case, error)
+        finally:
+            if finish:
+                await finish(case)
+    return passed, failed
+
+
+def run_cases_apart(cases, run, report=None, finish=None):
+    """`run_cases`, each case in an event loop of its own (`asyncio.run`), ended before the next case
+    starts; the vicc scripts run their cases so (with one loop for all, AusweisApp2 of a later case
+    was seen to miss a fresh vicc). Returns (passed, failed)."""
+    passed = failed = 0
+    for case in cases:
+        case_passed, case_failed = asyncio.run(run_cases([case], run, report=report, finish=finish))
+        passed, failed = passed + case_passed, failed + case_failed
+    return passed, failed
+
+
+def run_main(usage, title, run, cleanup=None, more_arguments=False):
+    """`main` of a peer script: `SCRIPT BIN_DIR` (with `more_arguments`, more may follow), the title,
+    `run(arguments)` ((passed, failed), or a coroutine returning them), then `N passed, N failed` and exit
+    status 1 when a case failed. SIGTERM unwinds through every `finally` (every peer stops, by its
+    PID); `cleanup()` runs last in any case."""
+    if len(sys.argv) < 2 or (len(sys.argv) > 2 and not more_arguments):
+        sys.exit(f"usage: {usage}   (inside Tests/Support/pcsc-env.sh run)")
+    print(title, flush=True)
+
+    def interrupted(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupted)
+    try:
+        result = run(sys.argv[1:])
+        passed, failed = asyncio.run(result) if asyncio.iscoroutine(result) else result
+    except KeyboardInterrupt:
+        print("interrupted")
+        sys.exit(130)
+    except PeerError as error:  # a peer (eid-testserver, eid-sim) did not start
+        print(f"FAIL  {error}")
+        sys.exit(1)
+    finally:
+        if cleanup:
+            cleanup()
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)

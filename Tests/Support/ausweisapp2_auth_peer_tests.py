@@ -21,7 +21,6 @@ import asyncio
 import os
 import re
 import shutil
-import signal
 import ssl
 import subprocess
 import sys
@@ -32,7 +31,7 @@ import urllib.request
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, SoftwareCard,  # noqa: E402
-                         env_readers, strip, terminate)
+                         env_readers, run_cases, run_main, strip, terminate)
 
 PIN = "123456"
 SECRETS = (PIN,)
@@ -238,7 +237,7 @@ class Runner:
         self.bin_dir = bin_dir
         self.probe = probe
         self.reader, self.port = env_readers()[0]
-        self.app = self.client = self.card = self.server = None
+        self.app = self.client = self.card = self.server = self.shared = None
         self.pin_to_auth = []
         self.log_offset = 0
         self.tls_pki = None
@@ -287,48 +286,41 @@ class Runner:
         return TestServer(self.bin_dir, ["--tls-certificate", served,
                                          "--tls-key", os.path.join(self.tls_pki, f"{name}.key")])
 
+    async def prepare(self, expected):
+        if expected["tls"]:
+            self.server = self.tls_server(expected["tls"])
+        if self.app is None:
+            await self.start_app()
+        self.log_offset = self.app.log_size()
+        self.client.transcript.clear()
+        self.client.last_sent.clear()
+
+    async def report(self, expected, error):
+        if self.client:
+            print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+        if self.app:
+            print("  AusweisApp2 log of this case:")
+            print(self.app.log_since(self.log_offset, SECRETS))
+        if not isinstance(error, CaseFailed):
+            await self.stop_app()  # the workflow may still run: a fresh AusweisApp2
+
+    async def finish(self, expected):
+        if self.server is not self.shared:
+            self.server.stop()
+            self.server = self.shared
+
+    @staticmethod
+    def name(expected):
+        return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
+
     async def main(self, cases):
-        passed = failed = 0
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
-        shared = self.server = TestServer(self.bin_dir, ["--slow-delay", "1"])
+        shared = self.server = self.shared = TestServer(self.bin_dir, ["--slow-delay", "1"])
         try:
             self.card = SoftwareCard(self.bin_dir, self.port)
-            for expected in cases:
-                name = expected["fault"] or "no fault"
-                if expected["tls"]:
-                    name = f"TLS chain {expected['tls']}"
-                log_offset = 0
-                own = None
-                try:
-                    if expected["tls"]:
-                        own = self.server = self.tls_server(expected["tls"])
-                    if self.app is None:
-                        await self.start_app()
-                    log_offset = self.log_offset = self.app.log_size()
-                    self.client.transcript.clear()
-                    self.client.last_sent.clear()
-                    start = time.monotonic()
-                    await asyncio.wait_for(self.run_case(expected), CASE_TIMEOUT + 15)
-                    print(f"ok    auth, {name} ({time.monotonic() - start:.1f} s)", flush=True)
-                    passed += 1
-                except Exception as error:  # a failed expectation, a timeout, a peer gone: one failed case
-                    failed += 1
-                    if isinstance(error, asyncio.TimeoutError):
-                        reason = f"no result within {CASE_TIMEOUT + 15:.0f} s"
-                    else:
-                        reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
-                    print(f"FAIL  auth, {name}: {reason}", flush=True)
-                    if self.client:
-                        print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
-                    if self.app:
-                        print("  AusweisApp2 log of this case:")
-                        print(self.app.log_since(log_offset, SECRETS))
-                    if not isinstance(error, CaseFailed):
-                        await self.stop_app()  # the workflow may still run: a fresh AusweisApp2
-                finally:
-                    if own:
-                        own.stop()
-                        self.server = shared
+            passed, failed = await run_cases([(self.name(expected), expected) for expected in cases], self.run_case,
+                                             CASE_TIMEOUT + 15, prepare=self.prepare, report=self.report,
+                                             finish=self.finish)
         finally:
             await self.stop_app()
             if self.card:
@@ -344,31 +336,23 @@ class Runner:
 
 
 def main():
-    if len(sys.argv) < 2:
-        sys.exit("usage: ausweisapp2_auth_peer_tests.py BIN_DIR [FAULT...]   (inside Tests/Support/pcsc-env.sh run)")
-    probe = sys.argv[2:]
-    cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:") else case(None if name == "-" else name, "?")
-             for name in probe] if probe else CASES
-    print("AusweisApp2 peer tests (RUN_AUTH with eid-sim through pcscd against eid-testserver)", flush=True)
+    runner = None
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2, eid-sim and the server stop
+    async def run(arguments):
+        nonlocal runner
+        probe = arguments[1:]
+        cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:") else case(None if name == "-" else name, "?")
+                 for name in probe] if probe else CASES
+        runner = Runner(arguments[0], bool(probe))
+        return await runner.main(cases)
 
-    signal.signal(signal.SIGTERM, interrupted)
-    runner = Runner(sys.argv[1], bool(probe))
-    try:
-        passed, failed = asyncio.run(runner.main(cases))
-    except KeyboardInterrupt:
-        print("interrupted")
-        sys.exit(130)
-    except PeerError as error:  # eid-testserver or eid-sim did not start
-        print(f"FAIL  {error}")
-        sys.exit(1)
-    finally:
-        if runner.app:
+    def cleanup():
+        if runner and runner.app:
             runner.app.stop()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+
+    run_main("ausweisapp2_auth_peer_tests.py BIN_DIR [FAULT...]",
+             "AusweisApp2 peer tests (RUN_AUTH with eid-sim through pcscd against eid-testserver)", run, cleanup,
+             more_arguments=True)
 
 
 if __name__ == "__main__":

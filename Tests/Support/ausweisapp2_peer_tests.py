@@ -12,14 +12,13 @@ APDU) are printed, secrets masked; AusweisApp2 is then restarted for the next ca
 """
 import asyncio
 import os
-import signal
 import subprocess
 import sys
-import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers  # noqa: E402
+from ausweisapp2 import (AusweisApp2, PeerError, SDKClient, SoftwareCard, env_readers, run_cases,  # noqa: E402
+                         run_main)
 
 PIN, NEW_PIN, WRONG_PIN, TRANSPORT_PIN = "123456", "654321", "111111", "12345"
 CAN, PUK, WRONG_PUK = "500540", "9876543210", "1111111111"
@@ -137,6 +136,7 @@ class Runner:
         self.reader, self.port = env_readers()[0]
         self.app = None
         self.client = None
+        self.log_offset = 0
 
     async def start_app(self):
         self.app = AusweisApp2()
@@ -165,56 +165,46 @@ class Runner:
             card.stop()
         await self.client.wait_for_reader(self.reader, has_card=False)
 
-    async def main(self):
-        passed = failed = 0
-        for name, args, card_checks, steps, new_pin in CASES:
-            log_offset = 0
-            try:
-                if self.app is None:
-                    await self.start_app()
-                log_offset = self.app.log_size()
-                self.client.transcript.clear()
-                start = time.monotonic()
-                await asyncio.wait_for(self.run_case(args, card_checks, steps, new_pin), CASE_TIMEOUT)
-                print(f"ok    {name} ({time.monotonic() - start:.1f} s)", flush=True)
-                passed += 1
-            except Exception as error:  # a failed expectation, a timeout, AusweisApp2 gone: one failed case
-                failed += 1
-                if isinstance(error, asyncio.TimeoutError):
-                    reason = f"no result within {CASE_TIMEOUT:.0f} s"
-                else:
-                    reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
-                print(f"FAIL  {name}: {reason}", flush=True)
-                if self.client:
-                    print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
-                if self.app:
-                    print("  AusweisApp2 log of this case:")
-                    print(self.app.log_since(log_offset, SECRETS))
-                await self.stop_app()
+    async def prepare(self, case):
+        if self.app is None:
+            await self.start_app()
+        self.log_offset = self.app.log_size()
+        self.client.transcript.clear()
+
+    async def run(self, case):
+        _, args, card_checks, steps, new_pin = case
+        await self.run_case(args, card_checks, steps, new_pin)
+
+    async def report(self, case, error):
+        if self.client:
+            print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+        if self.app:
+            print("  AusweisApp2 log of this case:")
+            print(self.app.log_since(self.log_offset, SECRETS))
         await self.stop_app()
-        return passed, failed
+
+    async def main(self):
+        try:
+            return await run_cases([(case[0], case) for case in CASES], self.run, CASE_TIMEOUT,
+                                   prepare=self.prepare, report=self.report)
+        finally:
+            await self.stop_app()
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: ausweisapp2_peer_tests.py BIN_DIR   (inside Tests/Support/pcsc-env.sh run)")
-    print("AusweisApp2 peer tests (RUN_CHANGE_PIN against eid-sim through pcscd)", flush=True)
+    runner = None
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2 and eid-sim stop
+    async def run(arguments):
+        nonlocal runner
+        runner = Runner(arguments[0])
+        return await runner.main()
 
-    signal.signal(signal.SIGTERM, interrupted)
-    runner = Runner(sys.argv[1])
-    try:
-        passed, failed = asyncio.run(runner.main())
-    except KeyboardInterrupt:
-        print("interrupted")
-        sys.exit(130)
-    finally:
-        if runner.app:
+    def cleanup():
+        if runner and runner.app:
             runner.app.stop()
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1 if failed else 0)
+
+    run_main("ausweisapp2_peer_tests.py BIN_DIR",
+             "AusweisApp2 peer tests (RUN_CHANGE_PIN against eid-sim through pcscd)", run, cleanup)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ import json
 import os
 import select
 import shutil
-import signal
 import socket
 import ssl
 import subprocess
@@ -27,7 +26,8 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ausweisapp2  # noqa: E402
-from ausweisapp2 import AusweisApp2, PeerError, SDKClient, env_readers, terminate  # noqa: E402
+from ausweisapp2 import (AusweisApp2, PeerError, SDKClient, env_readers, run_cases_apart, run_main,  # noqa: E402
+                         terminate)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PIN = "111111"  # vicc's nPA
@@ -188,27 +188,32 @@ async def authenticate(client, url):
             raise PeerError(f"unexpected {name}: {ausweisapp2.strip(message)}")
 
 
-async def run(bin_dir, foreign_cvca=False):
-    """One RUN_AUTH. With `foreign_cvca` the emulator trusts another directory's CVCA: then the
-    card must refuse Terminal Authentication (AusweisApp2's pre-verification is off, so the card
+class Attempt:
+    """One RUN_AUTH's peers. With `foreign_cvca` the emulator trusts another directory's CVCA: then
+    the card must refuse Terminal Authentication (AusweisApp2's pre-verification is off, so the card
     decides), AusweisApp2 must end with an error and /result say "ok":false."""
-    reader, port = env_readers()[0]
-    server = OwnPKIServer(bin_dir)
-    other = OwnPKIServer.make_directory(bin_dir, server.origin) if foreign_cvca else None
-    title = "vicc nPA trusting another CVCA is refused" if foreign_cvca else "vicc nPA trusting DIR/cvca.cvcert"
-    card = app = client = None
-    try:
-        card = EmulatedCard(server, port, cvca=os.path.join(other, "cvca.cvcert") if other else None)
-        EmulatedCard.wait_for_card(bin_dir, reader, present=True)
-        app = start_ausweisapp2()
-        client = await SDKClient.connect(app.url)
+
+    def __init__(self, bin_dir, foreign_cvca=False):
+        self.bin_dir, self.foreign_cvca = bin_dir, foreign_cvca
+        self.reader, self.port = env_readers()[0]
+        self.server = self.other = self.card = self.app = self.client = None
+
+    async def run(self):
+        self.server = server = OwnPKIServer(self.bin_dir)
+        if self.foreign_cvca:
+            self.other = OwnPKIServer.make_directory(self.bin_dir, server.origin)
+        self.card = EmulatedCard(server, self.port,
+                                 cvca=os.path.join(self.other, "cvca.cvcert") if self.other else None)
+        EmulatedCard.wait_for_card(self.bin_dir, self.reader, present=True)
+        self.app = start_ausweisapp2()
+        self.client = client = await SDKClient.connect(self.app.url)
         # vicc's start (Python, libeac) can take more than 15 s on a loaded machine.
-        await client.wait_for_reader(reader, has_card=True, timeout=45.0)
+        await client.wait_for_reader(self.reader, has_card=True, timeout=45.0)
         final = await asyncio.wait_for(authenticate(client, server.origin + "/tctoken"), TIMEOUT + 10)
         result = server.result()
         major = final.get("result", {}).get("major", "")
         problems = []
-        if foreign_cvca:
+        if self.foreign_cvca:
             if not major.endswith("#error"):
                 problems.append(f"AUTH result {final.get('result')}, not an error")
             if not result.startswith('{"ok":false'):
@@ -224,49 +229,46 @@ async def run(bin_dir, foreign_cvca=False):
                 problems.append("passive authentication did not verify under DIR's CSCA")
         if problems:
             raise PeerError("; ".join(problems) + f"\n  /result: {result[:600]}")
-        print(f"ok    auth, {title}, AusweisApp2 against serve --pki DIR", flush=True)
-        return True
-    except Exception as error:  # one failed case: say why, with the logs that tell
-        reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
-        print(f"FAIL  auth, {title}, AusweisApp2 against serve --pki DIR: {reason}", flush=True)
-        if client:
-            print("  SDK transcript:\n    " + "\n    ".join(client.transcript))
-        if app:
-            print("  AusweisApp2 log:\n" + app.log_since(0, (PIN,))[-6000:])
-        if card:
-            print("  vicc (standard error):\n" + card.errors())
-        return False
-    finally:
-        if client:
+
+    async def report(self, error):
+        """The logs that tell why it failed."""
+        if self.client:
+            print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+        if self.app:
+            print("  AusweisApp2 log:\n" + self.app.log_since(0, (PIN,))[-6000:])
+        if self.card:
+            print("  vicc (standard error):\n" + self.card.errors())
+
+    async def finish(self):
+        if self.client:
             try:
-                await asyncio.wait_for(client.close(), 5)
+                await asyncio.wait_for(self.client.close(), 5)
             except Exception:
                 pass
-        if app:
-            app.stop()
-        if card:
-            card.stop()
+        if self.app:
+            self.app.stop()
+        if self.card:
+            self.card.stop()
             try:
-                EmulatedCard.wait_for_card(bin_dir, reader, present=False)
+                EmulatedCard.wait_for_card(self.bin_dir, self.reader, present=False)
             except PeerError as error:
                 print(f"  {error}", flush=True)
-        server.stop()
-        if other:
-            shutil.rmtree(other, ignore_errors=True)
+        if self.server:
+            self.server.stop()
+        if self.other:
+            shutil.rmtree(self.other, ignore_errors=True)
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: vicc_auth_peer_test.py BIN_DIR   (inside Tests/Support/pcsc-env.sh run)")
+    def run(arguments):
+        cases = [("auth, vicc nPA trusting DIR/cvca.cvcert, AusweisApp2 against serve --pki DIR",
+                  Attempt(arguments[0])),
+                 ("auth, vicc nPA trusting another CVCA is refused, AusweisApp2 against serve --pki DIR",
+                  Attempt(arguments[0], foreign_cvca=True))]
+        return run_cases_apart(cases, Attempt.run, report=Attempt.report, finish=Attempt.finish)
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2, vicc and the server stop
-
-    signal.signal(signal.SIGTERM, interrupted)
-    print("AusweisApp2 peer test (RUN_AUTH with vsmartcard's nPA emulator against eid-testserver serve --pki)",
-          flush=True)
-    results = [asyncio.run(run(sys.argv[1])), asyncio.run(run(sys.argv[1], foreign_cvca=True))]
-    sys.exit(0 if all(results) else 1)
+    run_main("vicc_auth_peer_test.py BIN_DIR",
+             "AusweisApp2 peer test (RUN_AUTH with vsmartcard's nPA emulator against eid-testserver serve --pki)", run)
 
 
 if __name__ == "__main__":

@@ -35,13 +35,12 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ausweisapp2 import PeerError, SDKClient, env_readers  # noqa: E402
+from ausweisapp2 import PeerError, SDKClient, env_readers, run_cases_apart, run_main  # noqa: E402
 from vicc_auth_peer_test import (PIN, TIMEOUT, EmulatedCard, OwnPKIServer, authenticate,  # noqa: E402
                                  start_ausweisapp2)
 
@@ -90,6 +89,11 @@ async def run_ausweisapp2(server, reader):
         await client.wait_for_reader(reader, has_card=True, timeout=45.0)
         final = await asyncio.wait_for(authenticate(client, server.origin + "/tctoken"), TIMEOUT + 10)
         return final, client.transcript, app.log_since(0, (PIN,))[-6000:]
+    except PeerError as error:
+        # What AusweisApp2 saw of the reader and the card (its PC/SC lines) tells why.
+        seen = [line for line in (app.log_since(0, (PIN,)) if app else "").splitlines()
+                if "pcsc" in line.lower() or "card" in line.lower()]
+        raise PeerError(f"{error}\n  AusweisApp2's PC/SC log:\n    " + "\n    ".join(seen[-40:])) from None
     finally:
         if client:
             try:
@@ -137,65 +141,68 @@ def check_case(name, server, eid, aa):
     return aa_outcome, aa_result, note
 
 
-async def run_case(bin_dir, name, default_setup, foreign_cvca):
-    reader, port = env_readers()[0]
-    server = OwnPKIServer(bin_dir)
-    other = OwnPKIServer.make_directory(bin_dir, server.origin) if foreign_cvca else None
-    cvca = os.path.join(other, "cvca.cvcert") if other else None
-    card = None
-    details = []
-    try:
-        card = EmulatedCard(server, port, cvca=cvca, default_setup=default_setup)
+class Attempt:
+    """One case's peers: the server (and another directory for a foreign CVCA), one vicc at a time."""
+
+    def __init__(self, bin_dir, name, default_setup, foreign_cvca):
+        self.bin_dir, self.name, self.default_setup, self.foreign_cvca = bin_dir, name, default_setup, foreign_cvca
+        self.reader, self.port = env_readers()[0]
+        self.server = self.other = self.card = None
+        self.details = []
+
+    async def run(self):
+        bin_dir, reader = self.bin_dir, self.reader
+        self.server = server = OwnPKIServer(bin_dir)
+        if self.foreign_cvca:
+            self.other = OwnPKIServer.make_directory(bin_dir, server.origin)
+        cvca = os.path.join(self.other, "cvca.cvcert") if self.other else None
+        self.card = EmulatedCard(server, self.port, cvca=cvca, default_setup=self.default_setup)
         EmulatedCard.wait_for_card(bin_dir, reader, present=True)
         eid_final, eid_process = run_eid(bin_dir, server, reader)
-        details.append("eid standard error:\n" + eid_process.stderr[-3000:])
-        details.append("eid's final AUTH: " + json.dumps(eid_final))
-        card.stop()
-        card = None
+        self.details.append("eid standard error:\n" + eid_process.stderr[-3000:])
+        self.details.append("eid's final AUTH: " + json.dumps(eid_final))
+        self.card.stop()
+        self.card = None
         EmulatedCard.wait_for_card(bin_dir, reader, present=False)
-        card = EmulatedCard(server, port, cvca=cvca, default_setup=default_setup)
+        self.card = EmulatedCard(server, self.port, cvca=cvca, default_setup=self.default_setup)
         EmulatedCard.wait_for_card(bin_dir, reader, present=True)
         aa_final, transcript, log = await run_ausweisapp2(server, reader)
-        details.append("AusweisApp2 SDK transcript:\n    " + "\n    ".join(transcript))
-        details.append("AusweisApp2 log:\n" + log)
+        self.details.append("AusweisApp2 SDK transcript:\n    " + "\n    ".join(transcript))
+        self.details.append("AusweisApp2 log:\n" + log)
         (major, minor, kind), result, note = check_case(
-            name, server, outcome(eid_final, server.origin), outcome(aa_final, server.origin))
+            self.name, server, outcome(eid_final, server.origin), outcome(aa_final, server.origin))
         shown = f"{major}, {kind} address{note}" if note else f"{major}/{minor or '-'}, {kind} address"
-        print(f"ok    {name}: eid = AusweisApp2 = {shown}; /result {result[:160]}", flush=True)
-        return True
-    except Exception as error:  # one failed case: say why, with the logs that tell
-        reason = str(error) if isinstance(error, PeerError) else f"{type(error).__name__}: {error}"
-        print(f"FAIL  {name}: {reason}", flush=True)
-        for detail in details:
+        return f"eid = AusweisApp2 = {shown}; /result {result[:160]}"
+
+    async def report(self, error):
+        """The logs that tell why it failed."""
+        for detail in self.details:
             print("  " + detail)
-        if card:
-            print("  vicc (standard error):\n" + card.errors())
-        return False
-    finally:
-        if card:
-            card.stop()
+        if self.card:
+            print("  vicc (standard error):\n" + self.card.errors())
+
+    async def finish(self):
+        if self.card:
+            self.card.stop()
             try:
-                EmulatedCard.wait_for_card(bin_dir, reader, present=False)
+                EmulatedCard.wait_for_card(self.bin_dir, self.reader, present=False)
             except PeerError as error:
                 print(f"  {error}", flush=True)
-        server.stop()
-        if other:
-            shutil.rmtree(other, ignore_errors=True)
+        if self.server:
+            self.server.stop()
+        if self.other:
+            shutil.rmtree(self.other, ignore_errors=True)
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: vicc_default_setup_peer_test.py BIN_DIR   (inside Tests/Support/pcsc-env.sh run)")
+    def run(arguments):
+        cases = [("default setup", True, False), ("DIR's card", False, False), ("another CVCA", True, True)]
+        attempts = [(name, Attempt(arguments[0], name, *flags)) for name, *flags in cases]
+        return run_cases_apart(attempts, Attempt.run, report=Attempt.report, finish=Attempt.finish)
 
-    def interrupted(signum, frame):
-        raise KeyboardInterrupt  # unwinds through every `finally`: AusweisApp2, vicc and the server stop
-
-    signal.signal(signal.SIGTERM, interrupted)
-    print("eid and AusweisApp2 peer test (vsmartcard's nPA emulator, default setup, against eid-testserver "
-          "serve --pki)", flush=True)
-    cases = [("default setup", True, False), ("DIR's card", False, False), ("another CVCA", True, True)]
-    results = [asyncio.run(run_case(sys.argv[1], *case)) for case in cases]
-    sys.exit(0 if all(results) else 1)
+    run_main("vicc_default_setup_peer_test.py BIN_DIR",
+             "eid and AusweisApp2 peer test (vsmartcard's nPA emulator, default setup, against eid-testserver "
+             "serve --pki)", run)
 
 
 if __name__ == "__main__":

@@ -17,10 +17,11 @@ import Testing
 
     /// Every state that is not the end.
     static let running: [AuthState] = [
-        .startPaos, .initializeFramework, .processCvcsAndSetRights, .editAccessRights, .selectReader,
-        .preparePace(fresh), .enterPacePassword(.pin, fresh), .establishPaceChannel(.pin, fresh),
-        .updateRetryCounter(after: .authenticationFailed, fresh), .resetRetryCounter(PACEProgress(retryCounter: 0)),
-        .didAuthenticateEac1, .eacAdditionalInputType, .didAuthenticateEac2, .transmit,
+        .startPaos, .initializeFramework, .processCvcsAndSetRights, .editAccessRights, .pace(.selectReader),
+        .pace(.preparePace(fresh)), .pace(.enterPacePassword(.pin, fresh)), .pace(.establishPaceChannel(.pin, fresh)),
+        .pace(.updateRetryCounter(after: .authenticationFailed, fresh)),
+        .pace(.resetRetryCounter(PACEProgress(retryCounter: 0))), .didAuthenticateEac1, .eacAdditionalInputType,
+        .didAuthenticateEac2, .transmit,
     ]
 
     static func refresh(_ outcome: AuthOutcome) -> AuthStep {
@@ -37,15 +38,16 @@ import Testing
         step = next(step.state, .terminalAccepted)
         #expect(step == AuthStep(.editAccessRights, [.editAccessRights]))
         step = next(step.state, .accepted)
-        #expect(step == AuthStep(.selectReader, [.waitForCard]))
-        step = next(step.state, .cardFound(retryCounter: 3))
-        #expect(step == AuthStep(.preparePace(Self.fresh), [.sendReader, .checkCancelled]))
-        step = next(step.state, .proceed)
-        #expect(step == AuthStep(.enterPacePassword(.pin, Self.fresh), [.ask(.pin)]))
-        step = next(step.state, .answered)
-        #expect(step == AuthStep(.establishPaceChannel(.pin, Self.fresh), [.establishPace(.pin)]))
-        step = next(step.state, .paceEstablished)
-        #expect(step == AuthStep(.didAuthenticateEac1, [.noteCard(CardInfo(retryCounter: 3)), .didAuthenticateEAC1]))
+        #expect(step == AuthStep(.pace(.selectReader), [.pace(.waitForCard)]))
+        step = next(step.state, .pace(.cardFound(retryCounter: 3)))
+        #expect(step == AuthStep(.pace(.preparePace(Self.fresh)), [.pace(.sendReader), .pace(.checkCancelled)]))
+        step = next(step.state, .pace(.proceed))
+        #expect(step == AuthStep(.pace(.enterPacePassword(.pin, Self.fresh)), [.pace(.ask(.pin))]))
+        step = next(step.state, .pace(.answered))
+        #expect(step == AuthStep(.pace(.establishPaceChannel(.pin, Self.fresh)), [.pace(.establishPace(.pin))]))
+        step = next(step.state, .pace(.paceEstablished))
+        #expect(
+            step == AuthStep(.didAuthenticateEac1, [.pace(.noteCard(CardInfo(retryCounter: 3))), .didAuthenticateEAC1]))
         step = next(step.state, .received(.eac2(signed: true)))
         #expect(step == AuthStep(.didAuthenticateEac2, [.didAuthenticateEAC2]))
         step = next(step.state, .received(.transmit))
@@ -73,40 +75,34 @@ import Testing
                 == AuthStep(.didAuthenticateEac2, [.didAuthenticateEAC2]))
     }
 
-    @Test func thePasswordsAsInChangePIN() {
+    /// The PACE sub-machine (`PACEStateTests`) runs inside: its steps are the workflow's, its
+    /// ends the workflow's failures.
+    @Test func thePACESubMachineInside() {
         let suspended = PACEProgress(retryCounter: 1)
-        #expect(next(.preparePace(suspended), .proceed) == AuthStep(.enterPacePassword(.can, suspended), [.ask(.can)]))
-        let canDone = PACEProgress(retryCounter: 1, canEstablished: true)
         #expect(
-            next(.establishPaceChannel(.can, suspended), .paceEstablished)
-                == AuthStep(.preparePace(canDone), [.checkCancelled]))
-        #expect(next(.preparePace(canDone), .proceed) == AuthStep(.enterPacePassword(.pin, canDone), [.ask(.pin)]))
-        let blocked = PACEProgress(retryCounter: 0)
-        #expect(next(.preparePace(blocked), .proceed) == AuthStep(.enterPacePassword(.puk, blocked), [.ask(.puk)]))
+            next(.pace(.preparePace(suspended)), .pace(.proceed))
+                == AuthStep(.pace(.enterPacePassword(.can, suspended)), [.pace(.ask(.can))]))
         #expect(
-            next(.establishPaceChannel(.puk, blocked), .paceEstablished)
-                == AuthStep(.resetRetryCounter(blocked), [.unblockPIN]))
+            next(.pace(.updateRetryCounter(after: .authenticationFailed, Self.fresh)), .pace(.retryCounterRead(nil)))
+                == AuthStep(
+                    .sendErrorResponse(.cardFailed(.statusWord(.authenticationFailed), during: .authentication)),
+                    [.sendError(.cardFailed(.statusWord(.authenticationFailed), during: .authentication))]))
+        // An event the sub-machine does not expect is a bug: reported as the card's failure.
+        let stopped = FailureReason.cardFailed(
+            .transportFailed("the authentication stopped in StatePreparePace"), during: .authentication)
         #expect(
-            next(.resetRetryCounter(blocked), .unblocked(.done))
-                == AuthStep(.preparePace(Self.fresh), [.noteCard(CardInfo(retryCounter: 3)), .checkCancelled]))
-        // A wrong PIN: the attempts left go with the next ENTER_PIN.
-        let two = PACEProgress(retryCounter: 2)
-        #expect(
-            next(.establishPaceChannel(.pin, Self.fresh), .paceRefused(.retriesLeft(2)))
-                == AuthStep(.preparePace(two), [.noteCard(CardInfo(retryCounter: 2)), .checkCancelled]))
-        // A refusal without the count: the card is asked.
-        #expect(
-            next(.establishPaceChannel(.pin, Self.fresh), .paceRefused(.authenticationFailed))
-                == AuthStep(.updateRetryCounter(after: .authenticationFailed, Self.fresh), [.readRetryCounter]))
+            next(.pace(.preparePace(Self.fresh)), .pace(.answered))
+                == AuthStep(.sendErrorResponse(stopped), [.sendError(stopped)]))
     }
 
     @Test func aUsedUpPUKIsReportedToTheServer() {
         let blocked = PACEProgress(retryCounter: 0)
-        let step = next(.resetRetryCounter(blocked), .unblocked(.pukInoperative))
-        #expect(step.state == .sendErrorResponse(.authPUKInoperative))
+        let step = next(.pace(.resetRetryCounter(blocked)), .pace(.unblocked(.pukInoperative)))
+        #expect(step.state == .sendErrorResponse(.pukInoperative(during: .authentication)))
         #expect(
             step.effects == [
-                .noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK, .sendError(.authPUKInoperative),
+                .pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendEnterPUK),
+                .sendError(.pukInoperative(during: .authentication)),
             ])
     }
 
@@ -115,8 +111,9 @@ import Testing
     @Test(arguments: AuthStateTests.running)
     func cancelTimeoutAndFailureInEveryState(state: AuthState) {
         for (event, reason) in [
-            (AuthEvent.cancelled, FailureReason.authUserCancelled), (.timedOut, .authInputTimeout),
-            (.failed(.authCardRemoved), .authCardRemoved),
+            (AuthEvent.cancelled, FailureReason.userCancelled(during: .authentication)),
+            (.timedOut, .inputTimeout(seconds: nil, during: .authentication)),
+            (.failed(.cardRemoved(during: .authentication)), .cardRemoved(during: .authentication)),
         ] {
             let step = next(state, event)
             if state.serverWaits {
@@ -162,9 +159,12 @@ import Testing
                         fromServer: true)))
         // The user cancelled: the local result.
         #expect(
-            next(.sendErrorResponse(.authUserCancelled), .received(.startPAOSResponse(serverError)))
+            next(
+                .sendErrorResponse(.userCancelled(during: .authentication)), .received(.startPAOSResponse(serverError)))
                 == Self.refresh(
-                    AuthOutcome(result: .error(.cancellationByUser), reason: .authUserCancelled, fromServer: false)))
+                    AuthOutcome(
+                        result: .error(.cancellationByUser), reason: .userCancelled(during: .authentication),
+                        fromServer: false)))
         // The server ends with an error on its own.
         #expect(
             next(.transmit, .received(.startPAOSResponse(serverError)))

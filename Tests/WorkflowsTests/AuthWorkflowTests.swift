@@ -100,7 +100,7 @@ import Testing
 
     @Test func userDeniesAtTheAccessRights() throws {
         let run = try authenticate([Self.cancel])
-        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.result.outcome.reason == .userCancelled(during: .authentication))
         #expect(run.result.outcome.result == .error(.cancellationByUser))
         #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "AUTH"])
         #expect(run.finalAuth?.0?.minor == ECardAPIResult.Minor.cancellationByUser.rawValue)
@@ -119,7 +119,7 @@ import Testing
     @Test(arguments: [[String](), [AuthWorkflowTests.accept], [AuthWorkflowTests.cancel, AuthWorkflowTests.accept]])
     func cancelOrEndOfInputAtEachPrompt(lines: [String]) throws {
         let run = try authenticate(lines)
-        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.result.outcome.reason == .userCancelled(during: .authentication))
         #expect(run.result.outcome.result == .error(.cancellationByUser))
         #expect(run.names.last == "AUTH")
         #expect(run.server.received.last?.responseResult?.major == .error)
@@ -251,7 +251,7 @@ import Testing
         ])
         let run = try authenticate(peer: peer, card: card)
         #expect(run.names == ["AUTH", "ACCESS_RIGHTS", "READER", prompt, "AUTH"])
-        #expect(run.result.outcome.reason == .authUserCancelled)
+        #expect(run.result.outcome.reason == .userCancelled(during: .authentication))
         #expect(run.server.received.last?.responseResult?.minor == .known(.cancellationByUser))
         #expect(run.server.dataGroup4 == nil)
         #expect(card.passwords.pinRetryCounter == retries, "no attempt spent")
@@ -398,9 +398,9 @@ final class ReactivePeer: ScriptedPeer {
     @Test func enteringAStateOnlyReportsAChange() {
         let start = AuthProgress.start
         #expect(start.entering(.editAccessRights) == nil)
-        let channel = start.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3)))
+        let channel = start.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3))))
         #expect(channel == AuthProgress(percent: 0, step: .openingSecureChannel))
-        #expect(channel?.entering(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2))) == nil)
+        #expect(channel?.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2)))) == nil)
         let transmit = AuthProgress(percent: 60, step: .readingData)
         #expect(transmit.entering(.transmit) == nil)
     }

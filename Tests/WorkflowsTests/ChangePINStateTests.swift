@@ -6,35 +6,35 @@ import Testing
 @testable import Workflows
 
 /// The change PIN transition function, state × event → next state and effects, without a card
-/// or a peer.
+/// or a peer: the PACE sub-machine embedded (`PACEStateTests` covers it on its own), then the
+/// new PIN.
 @Suite struct ChangePINStateTests {
     typealias S = ChangePINState
     func next(_ state: S, _ event: ChangePINEvent) -> ChangePINStep { S.transition(from: state, on: event) }
 
     static let fresh = PACEProgress(retryCounter: 3)
-    static let suspended = PACEProgress(retryCounter: 1)
     static let blocked = PACEProgress(retryCounter: 0)
 
-    /// Every state that is not the end, with one progress each.
+    /// Every state that is not the end: some of the embedded PACE states, then change PIN's own.
     static let running: [ChangePINState] = [
-        .selectReader, .preparePace(fresh), .enterPacePassword(.pin, fresh), .enterPacePassword(.can, suspended),
-        .enterPacePassword(.puk, blocked), .establishPaceChannel(.pin, fresh), .establishPaceChannel(.can, suspended),
-        .establishPaceChannel(.puk, blocked), .updateRetryCounter(after: .authenticationFailed, fresh),
-        .resetRetryCounter(blocked), .enterNewPacePin, .changePin,
+        .pace(.selectReader), .pace(.preparePace(fresh)), .pace(.enterPacePassword(.pin, fresh)),
+        .pace(.establishPaceChannel(.pin, fresh)), .pace(.resetRetryCounter(blocked)), .enterNewPacePin, .changePin,
     ]
 
     @Test func thePINPathInAusweisAppsStates() {
         var step = S.start
-        #expect(step == ChangePINStep(.selectReader, [.waitForCard]))
-        step = next(step.state, .cardFound(retryCounter: 3))
-        #expect(step == ChangePINStep(.preparePace(Self.fresh), [.sendReader, .checkCancelled]))
-        step = next(step.state, .proceed)
-        #expect(step == ChangePINStep(.enterPacePassword(.pin, Self.fresh), [.ask(.pin)]))
-        step = next(step.state, .answered)
-        #expect(step == ChangePINStep(.establishPaceChannel(.pin, Self.fresh), [.establishPace(.pin)]))
-        step = next(step.state, .paceEstablished)
-        #expect(step == ChangePINStep(.enterNewPacePin, [.noteCard(CardInfo(retryCounter: 3)), .ask(.newPIN)]))
-        step = next(step.state, .answered)
+        #expect(step == ChangePINStep(.pace(.selectReader), [.pace(.waitForCard)]))
+        step = next(step.state, .pace(.cardFound(retryCounter: 3)))
+        #expect(step == ChangePINStep(.pace(.preparePace(Self.fresh)), [.pace(.sendReader), .pace(.checkCancelled)]))
+        step = next(step.state, .pace(.proceed))
+        #expect(step == ChangePINStep(.pace(.enterPacePassword(.pin, Self.fresh)), [.pace(.ask(.pin))]))
+        step = next(step.state, .pace(.answered))
+        #expect(step == ChangePINStep(.pace(.establishPaceChannel(.pin, Self.fresh)), [.pace(.establishPace(.pin))]))
+        step = next(step.state, .pace(.paceEstablished))
+        #expect(
+            step
+                == ChangePINStep(.enterNewPacePin, [.pace(.noteCard(CardInfo(retryCounter: 3))), .pace(.ask(.newPIN))]))
+        step = next(step.state, .pace(.answered))
         #expect(step == ChangePINStep(.changePin, [.changePIN]))
         #expect(next(step.state, .pinChanged(.done)) == ChangePINStep(.finished(.changed)))
         #expect(
@@ -42,98 +42,36 @@ import Testing
                 == ChangePINStep(.finished(.cardError(.statusWord(.wrongData)))))
     }
 
-    @Test func aWrongPINShowsTheAttemptsLeftAndAsksAgain() {
-        let state = S.establishPaceChannel(.pin, Self.fresh)
-        for (sw, left) in [
-            (StatusWord.retriesLeft(2), 2), (.authenticationMethodBlocked, 0), (.securityStatusNotSatisfied, 1),
-        ] {
-            #expect(
-                next(state, .paceRefused(sw))
-                    == ChangePINStep(
-                        .preparePace(PACEProgress(retryCounter: left)),
-                        [.noteCard(CardInfo(retryCounter: left)), .checkCancelled]),
-                "\(sw)")
-        }
-    }
-
-    @Test func aPlainRefusalAsksTheCardForItsCounter() {
-        let step = next(.establishPaceChannel(.pin, Self.fresh), .paceRefused(.authenticationFailed))
+    @Test func theEndsOfThePACESubMachineAreTheWorkflowsOutcomes() {
         #expect(
-            step == ChangePINStep(.updateRetryCounter(after: .authenticationFailed, Self.fresh), [.readRetryCounter]))
-        #expect(
-            next(step.state, .retryCounterRead(2))
+            next(.pace(.establishPaceChannel(.puk, Self.blocked)), .pace(.paceRefused(.authenticationMethodBlocked)))
                 == ChangePINStep(
-                    .preparePace(PACEProgress(retryCounter: 2)),
-                    [.noteCard(CardInfo(retryCounter: 2)), .checkCancelled]))
+                    .finished(.pukInoperative),
+                    [.pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendEnterPUK)]))
         #expect(
-            next(step.state, .retryCounterRead(nil))
+            next(.pace(.updateRetryCounter(after: .authenticationFailed, Self.fresh)), .pace(.retryCounterRead(nil)))
                 == ChangePINStep(.finished(.cardError(.statusWord(.authenticationFailed)))))
-    }
-
-    @Test func theCANPath() {
-        var step = next(.preparePace(Self.suspended), .proceed)
-        #expect(step == ChangePINStep(.enterPacePassword(.can, Self.suspended), [.ask(.can)]))
-        step = next(step.state, .answered)
-        #expect(step == ChangePINStep(.establishPaceChannel(.can, Self.suspended), [.establishPace(.can)]))
-        // A wrong CAN: asked again; nothing changes on the card.
         #expect(
-            next(step.state, .paceRefused(.authenticationFailed))
-                == ChangePINStep(.preparePace(Self.suspended), [.checkCancelled]))
-        let withCAN = PACEProgress(retryCounter: 1, canEstablished: true)
-        step = next(step.state, .paceEstablished)
-        #expect(step == ChangePINStep(.preparePace(withCAN), [.checkCancelled]))
-        // Now the last PIN attempt.
-        step = next(step.state, .proceed)
-        #expect(step == ChangePINStep(.enterPacePassword(.pin, withCAN), [.ask(.pin)]))
-        // A wrong PIN after the CAN ends the CAN's session: blocked now.
-        #expect(
-            next(.establishPaceChannel(.pin, withCAN), .paceRefused(.retriesLeft(0)))
+            next(.pace(.resetRetryCounter(Self.blocked)), .pace(.unblocked(.done)))
                 == ChangePINStep(
-                    .preparePace(PACEProgress(retryCounter: 0)),
-                    [.noteCard(CardInfo(retryCounter: 0)), .checkCancelled]))
-    }
-
-    @Test func thePUKPath() {
-        var step = next(.preparePace(Self.blocked), .proceed)
-        #expect(step == ChangePINStep(.enterPacePassword(.puk, Self.blocked), [.ask(.puk)]))
-        step = next(step.state, .answered)
-        #expect(step == ChangePINStep(.establishPaceChannel(.puk, Self.blocked), [.establishPace(.puk)]))
-        #expect(
-            next(step.state, .paceRefused(.authenticationFailed))
-                == ChangePINStep(.preparePace(Self.blocked), [.checkCancelled]), "a wrong PUK: asked again")
-        step = next(step.state, .paceEstablished)
-        #expect(step == ChangePINStep(.resetRetryCounter(Self.blocked), [.unblockPIN]))
-        #expect(
-            next(step.state, .unblocked(.done))
-                == ChangePINStep(.preparePace(Self.fresh), [.noteCard(CardInfo(retryCounter: 3)), .checkCancelled]))
-        #expect(
-            next(step.state, .unblocked(.refused(.wrongData)))
-                == ChangePINStep(.finished(.cardError(.statusWord(.wrongData)))))
-    }
-
-    @Test func aUsedUpPUKEndsWithTheCardShownInoperative() {
-        let shown = ChangePINStep(
-            .finished(.pukInoperative), [.noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK])
-        #expect(next(.establishPaceChannel(.puk, Self.blocked), .paceRefused(.authenticationMethodBlocked)) == shown)
-        #expect(next(.resetRetryCounter(Self.blocked), .unblocked(.pukInoperative)) == shown)
+                    .pace(.preparePace(Self.fresh)),
+                    [.pace(.noteCard(CardInfo(retryCounter: 3))), .pace(.checkCancelled)]))
     }
 
     @Test(arguments: ChangePINStateTests.running.filter(\.isPrompting))
     func cancelFromEveryPromptingState(state: ChangePINState) {
-        #expect(next(state, .cancelled) == ChangePINStep(.finished(.cancelled)))
-        #expect(next(state, .timedOut) == ChangePINStep(.finished(.timedOut)))
+        #expect(next(state, .pace(.cancelled)) == ChangePINStep(.finished(.cancelled)))
+        #expect(next(state, .pace(.timedOut)) == ChangePINStep(.finished(.timedOut)))
     }
 
     @Test func theStatesThatPrompt() {
-        #expect(
-            Self.running.filter(\.isPrompting).map(\.name) == [
-                "StateEnterPacePassword", "StateEnterPacePassword", "StateEnterPacePassword", "StateEnterNewPacePin",
-            ])
+        #expect(Self.running.filter(\.isPrompting).map(\.name) == ["StateEnterPacePassword", "StateEnterNewPacePin"])
     }
 
     @Test(arguments: ChangePINStateTests.running)
     func cancelAndCardFailuresEndEveryRunningState(state: ChangePINState) {
-        #expect(next(state, .cancelled) == ChangePINStep(.finished(.cancelled)))
+        #expect(next(state, .pace(.cancelled)) == ChangePINStep(.finished(.cancelled)))
+        #expect(next(state, .pace(.failed(.cardRemoved))) == ChangePINStep(.finished(.cardError(.cardRemoved))))
         #expect(next(state, .failed(.cardRemoved)) == ChangePINStep(.finished(.cardError(.cardRemoved))))
     }
 
@@ -142,10 +80,10 @@ import Testing
     @Test(arguments: ChangePINStateTests.running)
     func everyStepGivesExactlyOneEvent(state: ChangePINState) {
         let events: [ChangePINEvent] = [
-            .cardFound(retryCounter: 3), .cardFound(retryCounter: 1), .cardFound(retryCounter: 0), .proceed,
-            .answered, .paceEstablished, .paceRefused(.retriesLeft(2)), .paceRefused(.authenticationFailed),
-            .paceRefused(.authenticationMethodBlocked), .retryCounterRead(2), .retryCounterRead(nil),
-            .unblocked(.done), .unblocked(.pukInoperative), .pinChanged(.done),
+            .pace(.cardFound(retryCounter: 3)), .pace(.cardFound(retryCounter: 0)), .pace(.proceed), .pace(.answered),
+            .pace(.paceEstablished), .pace(.paceRefused(.retriesLeft(2))),
+            .pace(.paceRefused(.authenticationMethodBlocked)), .pace(.retryCounterRead(2)), .pace(.unblocked(.done)),
+            .pace(.unblocked(.pukInoperative)), .pinChanged(.done),
         ]
         for event in events {
             let step = next(state, event)
@@ -161,7 +99,7 @@ import Testing
     }
 
     @Test func theEndStaysTheEnd() {
-        #expect(next(.finished(.changed), .cancelled) == ChangePINStep(.finished(.changed)))
+        #expect(next(.finished(.changed), .pace(.cancelled)) == ChangePINStep(.finished(.changed)))
         #expect(S.finished(.changed).name == "StateFinished")
     }
 }

@@ -112,9 +112,11 @@ import Testing
 
     @Test func pukRefusedAtPACEMeansInoperative() {
         final class RefusingPUKCard: FakePINCard {
-            override func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws -> PACEOutcome
+            {
                 password == .puk
-                    ? .wrongPassword(.authenticationMethodBlocked) : try super.establishPACE(password, secret: secret)
+                    ? .wrongPassword(.authenticationMethodBlocked)
+                    : try super.establishPACE(password, secret: secret, chat: chat)
             }
         }
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: RefusingPUKCard())
@@ -224,7 +226,8 @@ import Testing
         let provider = OneReaderProvider(channel)
         final class RemovingCard: FakePINCard {
             var channel: FakeCardChannel?
-            override func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws -> PACEOutcome
+            {
                 channel?.removed = true
                 throw CardError.cardRemoved
             }

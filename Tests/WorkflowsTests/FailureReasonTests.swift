@@ -8,22 +8,22 @@ import Testing
     /// One of every reason. `covered` switches over the enum without a default, so a new reason
     /// does not compile until it is listed here, and then every test below checks it.
     static let every: [FailureReason] = [
-        .changePINUserCancelled,
-        .changePINInterrupted,
-        .changePINInterruptedCardBusy,
-        .changePINInputTimeout(seconds: 600),
-        .changePINNoTerminal,
-        .establishPACEChannelPUKInoperative,
-        .changePINCardRemoved,
-        .changePINUnexpectedTransmitStatus(.retriesLeft(2)),
-        .changePINUnrecoverable(.timeout),
+        .userCancelled(during: .changePIN),
+        .interrupted,
+        .interruptedCardBusy,
+        .inputTimeout(seconds: 600, during: .changePIN),
+        .noTerminal,
+        .pukInoperative(during: .changePIN),
+        .cardRemoved(during: .changePIN),
+        .cardFailed(.statusWord(.retriesLeft(2)), during: .changePIN),
+        .cardFailed(.timeout, during: .changePIN),
         .readerServiceUnavailable(.readerServiceUnavailable("pcscd is not running")),
         .readerFailed(.readerFailed("the reader failed")),
-        .authUserCancelled,
-        .authInputTimeout,
-        .authCardRemoved,
-        .authCardError(.timeout),
-        .authPUKInoperative,
+        .userCancelled(during: .authentication),
+        .inputTimeout(seconds: nil, during: .authentication),
+        .cardRemoved(during: .authentication),
+        .cardFailed(.timeout, during: .authentication),
+        .pukInoperative(during: .authentication),
         .authCheckFailed(.descriptionHashMismatch),
         .authEACRefused,
         .authCardNotGenuine,
@@ -40,22 +40,22 @@ import Testing
 
     static func covered(_ reason: FailureReason) -> Int {
         switch reason {
-        case .changePINUserCancelled: return 0
-        case .changePINInterrupted: return 1
-        case .changePINInterruptedCardBusy: return 2
-        case .changePINInputTimeout: return 3
-        case .changePINNoTerminal: return 4
-        case .establishPACEChannelPUKInoperative: return 5
-        case .changePINCardRemoved: return 6
-        case .changePINUnexpectedTransmitStatus: return 7
-        case .changePINUnrecoverable: return 8
+        case .userCancelled(during: .changePIN): return 0
+        case .interrupted: return 1
+        case .interruptedCardBusy: return 2
+        case .inputTimeout(_, during: .changePIN): return 3
+        case .noTerminal: return 4
+        case .pukInoperative(during: .changePIN): return 5
+        case .cardRemoved(during: .changePIN): return 6
+        case .cardFailed(.statusWord, during: .changePIN): return 7
+        case .cardFailed(_, during: .changePIN): return 8
         case .readerServiceUnavailable: return 9
         case .readerFailed: return 10
-        case .authUserCancelled: return 11
-        case .authInputTimeout: return 12
-        case .authCardRemoved: return 13
-        case .authCardError: return 14
-        case .authPUKInoperative: return 15
+        case .userCancelled(during: .authentication): return 11
+        case .inputTimeout(_, during: .authentication): return 12
+        case .cardRemoved(during: .authentication): return 13
+        case .cardFailed(_, during: .authentication): return 14
+        case .pukInoperative(during: .authentication): return 15
         case .authCheckFailed: return 16
         case .authEACRefused: return 17
         case .authCardNotGenuine: return 18
@@ -135,7 +135,7 @@ import Testing
     @Test func sentencesAndStatusesOfChangePIN() {
         #expect(FailureReason(.changed, timeout: 600) == nil)
         let cancelled = FailureReason(.cancelled, timeout: 600)
-        #expect(cancelled == .changePINUserCancelled)
+        #expect(cancelled == .userCancelled(during: .changePIN))
         #expect(cancelled?.sentence == "cancelled; the PIN was not changed")
         #expect(cancelled?.exitStatus == 5)
         #expect(cancelled?.isCancellation == true)
@@ -153,16 +153,16 @@ import Testing
         #expect(removed?.exitStatus == 4)
         #expect(removed?.result == .error(.cancellationByUser))
         let refused = FailureReason(.cardError(.statusWord(.securityStatusNotSatisfied)), timeout: 600)
-        #expect(refused == .changePINUnexpectedTransmitStatus(.securityStatusNotSatisfied))
+        #expect(refused == .cardFailed(.statusWord(.securityStatusNotSatisfied), during: .changePIN))
         #expect(refused?.sentence == "the PIN was not changed: \(CardError.statusWord(.securityStatusNotSatisfied))")
         // pcscd going away during change PIN: a card error (4) with PC/SC's own sentence.
         let gone = FailureReason(.cardError(.readerServiceUnavailable("pcscd is not running")), timeout: 600)
         #expect(gone?.name == "Change_Pin_Unrecoverable")
         #expect(gone?.exitStatus == 4)
         #expect(gone?.sentence == "the PIN was not changed: pcscd is not running")
-        #expect(FailureReason.changePINInterrupted.exitStatus == 130)
-        #expect(FailureReason.changePINInterruptedCardBusy.isCancellation == false)
-        #expect(FailureReason.changePINNoTerminal.exitStatus == 64)
+        #expect(FailureReason.interrupted.exitStatus == 130)
+        #expect(FailureReason.interruptedCardBusy.isCancellation == false)
+        #expect(FailureReason.noTerminal.exitStatus == 64)
     }
 
     /// The card refusing Terminal Authentication (the service's signature or certificates) is the
@@ -170,7 +170,7 @@ import Testing
     @Test func theCardRefusingTheServicesTerminalIsARefusal() {
         #expect(FailureReason.authEACRefused.exitStatus == ExitStatus.refused)
         #expect(FailureReason.authEACRefused.result == .error(.noPermission))
-        #expect(FailureReason.authCardRemoved.exitStatus == ExitStatus.cardError)
+        #expect(FailureReason.cardRemoved(during: .authentication).exitStatus == ExitStatus.cardError)
     }
 
     /// Before the PAOS exchange: the URL (arguments: 64, a non-https tcTokenURL refused: 6), the

@@ -104,7 +104,7 @@ class FakePINCard: PINManagementCard {
     var changedTo: String?
     var operations: [String] = []
 
-    func establishPACE(_ password: PACEPasswordType, secret: Secret) throws -> PACEOutcome {
+    func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws -> PACEOutcome {
         let value = secret.withBytes { String(decoding: $0, as: UTF8.self) }
         operations.append("PACE \(password)")
         established = nil

@@ -75,18 +75,26 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         #expect(throws: RefreshAddressError.notHTTPS) {
             try check().resolve("http://service.example/done", client: ScriptedRefreshClient([:]))
         }
-        let downgrade = ScriptedRefreshClient(["https://shop.example/b": Self.redirect(302, to: "http://service.example/")])
-        #expect(throws: RefreshAddressError.notHTTPS) { try check().resolve("https://shop.example/b", client: downgrade) }
+        let downgrade = ScriptedRefreshClient([
+            "https://shop.example/b": Self.redirect(302, to: "http://service.example/")
+        ])
+        #expect(throws: RefreshAddressError.notHTTPS) {
+            try check().resolve("https://shop.example/b", client: downgrade)
+        }
         let page = ScriptedRefreshClient(["https://shop.example/b": Self.redirect(200, to: nil)])
         #expect(throws: RefreshAddressError.unexpectedStatus(200)) {
             try check().resolve("https://shop.example/b", client: page)
         }
-        let permanent = ScriptedRefreshClient(["https://shop.example/b": Self.redirect(301, to: "https://service.example/")])
+        let permanent = ScriptedRefreshClient([
+            "https://shop.example/b": Self.redirect(301, to: "https://service.example/")
+        ])
         #expect(throws: RefreshAddressError.unexpectedStatus(301)) {
             try check().resolve("https://shop.example/b", client: permanent)
         }
         let bare = ScriptedRefreshClient(["https://shop.example/b": Self.redirect(302, to: nil)])
-        #expect(throws: RefreshAddressError.missingLocation) { try check().resolve("https://shop.example/b", client: bare) }
+        #expect(throws: RefreshAddressError.missingLocation) {
+            try check().resolve("https://shop.example/b", client: bare)
+        }
     }
 
     @Test func loopsAndUnreachableHopsEnd() throws {

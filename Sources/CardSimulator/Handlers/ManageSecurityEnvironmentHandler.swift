@@ -23,9 +23,7 @@ struct ManageSecurityEnvironmentHandler: CardCommandHandler {
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
         switch (command.p1, command.p2) {
         case (0x81, 0xB6), (0x81, 0xA4), (0x41, 0xA4):
-            guard context.session.authenticatedPassword != nil else {
-                throw CardError.statusWord(.securityStatusNotSatisfied)
-            }
+            try context.requirePACE()
             if command.p1 == 0x41 {
                 try context.chipAuthentication.setAuthenticationTemplate(data: command.data)
                 context.session.protocolState[ChipAuthenticationHandler.stateKey] = true

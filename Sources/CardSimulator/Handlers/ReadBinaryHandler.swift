@@ -41,9 +41,7 @@ struct ReadBinaryHandler: CardCommandHandler {
         switch file.readAccess {
         case .always: break
         case .afterPACE:
-            guard context.session.authenticatedPassword != nil else {
-                throw CardError.statusWord(.securityStatusNotSatisfied)
-            }
+            try context.requirePACE()
         case .granted(let right):
             guard context.session.eacAccess.grants(right) else {
                 throw CardError.statusWord(.securityStatusNotSatisfied)

@@ -9,9 +9,7 @@ struct PerformSecurityOperationHandler: CardCommandHandler {
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
         guard command.p1 == 0x00, command.p2 == 0xBE else { throw CardError.statusWord(.incorrectParameters) }
-        guard context.session.authenticatedPassword != nil else {
-            throw CardError.statusWord(.securityStatusNotSatisfied)
-        }
+        try context.requirePACE()
         try context.withTerminalAuthentication { try $0.verifyCertificate(bodyAndSignature: command.data) }
         return ResponseAPDU(statusWord: .success)
     }
@@ -24,9 +22,7 @@ struct GetChallengeHandler: CardCommandHandler {
 
     func handle(_ command: CommandAPDU, context: inout CardContext) throws -> ResponseAPDU {
         guard command.p1 == 0x00, command.p2 == 0x00 else { throw CardError.statusWord(.incorrectParameters) }
-        guard context.session.authenticatedPassword != nil else {
-            throw CardError.statusWord(.securityStatusNotSatisfied)
-        }
+        try context.requirePACE()
         let challenge = try context.withTerminalAuthentication { try $0.getChallenge(length: command.ne) }
         return ResponseAPDU(data: challenge, statusWord: .success)
     }

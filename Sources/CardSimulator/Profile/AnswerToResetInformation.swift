@@ -1,3 +1,4 @@
+import EAC
 import SmartCard
 
 /// EF.ATR/INFO (2F01, short file identifier 01; ISO/IEC 7816-4, 13.2.2, and ICAO Doc 9303-10,
@@ -16,20 +17,8 @@ public enum AnswerToResetInformation {
     public static let content: [UInt8] = TLV(
         tag: 0x7F66,
         children: [
-            TLV(tag: 0x02, value: unsignedInteger(maxCommandBytes)),
-            TLV(tag: 0x02, value: unsignedInteger(maxResponseBytes)),
+            DER.encodeInteger(maxCommandBytes),
+            DER.encodeInteger(maxResponseBytes),
         ]
     ).bytes
-
-    /// The shortest DER INTEGER content of a non-negative `value`.
-    static func unsignedInteger(_ value: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var v = value
-        repeat {
-            bytes.insert(UInt8(v & 0xFF), at: 0)
-            v >>= 8
-        } while v > 0
-        if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
-        return bytes
-    }
 }

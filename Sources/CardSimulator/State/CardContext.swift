@@ -1,5 +1,6 @@
 import EAC
 import EIDCrypto
+import SmartCard
 
 /// Everything a command handler may read and change: the persistent state (passwords, files,
 /// trust anchors, the card's current date) and the state of the current card session.
@@ -32,6 +33,12 @@ public struct CardContext: Sendable {
         self.trustAnchors = trustAnchors
         self.currentDate = currentDate
         self.chipAuthentication = chipAuthentication
+    }
+
+    /// Refuses a command that needs PACE in this session (6982, security status not satisfied)
+    /// when none was done.
+    func requirePACE() throws {
+        guard session.authenticatedPassword != nil else { throw CardError.statusWord(.securityStatusNotSatisfied) }
     }
 
     /// Runs `body` on the Terminal Authentication state of this session, which starts from the

@@ -2,7 +2,7 @@ import SmartCard
 
 /// The few DER (ITU-T X.690) building blocks SecurityInfos and CMS need, on top of the card
 /// layer's BER-TLV.
-enum DER {
+public enum DER {
     static let integer: UInt32 = 0x02
     static let bitString: UInt32 = 0x03
     static let octetString: UInt32 = 0x04
@@ -35,16 +35,22 @@ enum DER {
         return v.reduce(0) { $0 << 8 | Int($1) }
     }
 
-    static func encodeInteger(_ n: Int) -> TLV {
+    public static func encodeInteger(_ n: Int) -> TLV {
         precondition(n >= 0, "only non-negative integers are encoded")
+        var bytes = unsignedBytes(n)
+        if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
+        return TLV(tag: integer, value: bytes)
+    }
+
+    /// The big-endian bytes of a non-negative integer without leading zeros (at least one byte).
+    static func unsignedBytes(_ n: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         var x = n
         repeat {
             bytes.insert(UInt8(x & 0xFF), at: 0)
             x >>= 8
-        } while x != 0
-        if bytes[0] & 0x80 != 0 { bytes.insert(0, at: 0) }
-        return TLV(tag: integer, value: bytes)
+        } while x > 0
+        return bytes
     }
 
     static func readObjectIdentifier(_ tlv: TLV) throws -> OID {

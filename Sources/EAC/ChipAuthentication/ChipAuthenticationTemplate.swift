@@ -34,15 +34,4 @@ public struct ChipAuthenticationTemplate: Equatable, Sendable {
         default: throw ChipAuthenticationError.malformedTemplate
         }
     }
-
-    /// The big-endian bytes of a non-negative integer without leading zeros (at least one byte).
-    static func minimalInteger(_ value: Int) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var v = value
-        repeat {
-            bytes.insert(UInt8(v & 0xFF), at: 0)
-            v >>= 8
-        } while v > 0
-        return bytes
-    }
 }

@@ -15,7 +15,7 @@ extension CommandAPDU {
         throws(CommandAPDUError) -> CommandAPDU
     {
         var data = TLV(tag: 0x80, value: `protocol`.oid.derValue).bytes
-        if let keyID { data += TLV(tag: 0x84, value: ChipAuthenticationTemplate.minimalInteger(keyID)).bytes }
+        if let keyID { data += TLV(tag: 0x84, value: DER.unsignedBytes(keyID)).bytes }
         return try CommandAPDU(ins: 0x22, p1: 0x41, p2: 0xA4, data: data)
     }
 

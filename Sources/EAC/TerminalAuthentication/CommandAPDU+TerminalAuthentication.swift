@@ -1,7 +1,8 @@
 import SmartCard
 
 /// The commands of Terminal Authentication version 2 (BSI TR-03110-3, B.11; AUTH-PROTOCOL 6.2,
-/// 6.3), each with the status words a card answers (`EACCommandOutcome` reads them).
+/// 6.3), each with the status words a card answers (`EACCommandOutcome` reads them). GET CHALLENGE
+/// is ISO 7816-4's, defined once in `SmartCard` (`CommandAPDU.getChallenge`).
 extension CommandAPDU {
     /// MSE:Set DST `00 22 81 B6 | 83 CAR`: selects the public key (of a trust anchor or an
     /// imported certificate) that the next PSO:Verify Certificate is checked with.
@@ -41,11 +42,6 @@ extension CommandAPDU {
         throws(CommandAPDUError) -> CommandAPDU
     {
         try CommandAPDU(ins: 0x22, p1: 0x81, p2: 0xA4, data: template.encoded)
-    }
-
-    /// GET CHALLENGE `00 84 00 00 08`: 8 random bytes r_PICC + 9000.
-    public static func getChallenge() throws(CommandAPDUError) -> CommandAPDU {
-        try CommandAPDU(ins: 0x84, p1: 0x00, p2: 0x00, ne: TerminalAuthenticationSignatureInput.challengeLength)
     }
 
     /// EXTERNAL AUTHENTICATE `00 82 00 00 | signature` (plain r || s).

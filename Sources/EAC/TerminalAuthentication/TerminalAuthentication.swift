@@ -47,7 +47,8 @@ public struct TerminalAuthentication {
 
     /// GET CHALLENGE: r_PICC, 8 bytes.
     public func getChallenge() throws -> [UInt8] {
-        let response = try send(.getChallenge(), step: .getChallenge)
+        let response = try send(
+            .getChallenge(TerminalAuthenticationSignatureInput.challengeLength), step: .getChallenge)
         guard response.data.count == TerminalAuthenticationSignatureInput.challengeLength else {
             throw TerminalAuthenticationError.malformedChallenge
         }

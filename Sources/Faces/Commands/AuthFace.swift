@@ -143,7 +143,7 @@ public struct AuthFace {
         if options.open && !session.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else { return ExitStatus.success }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if session.isStopped { return console.report(.changePINInterrupted, quiet: true) }
+        if session.isStopped { return console.report(.interrupted, quiet: true) }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 
@@ -171,7 +171,7 @@ public struct AuthFace {
             if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
                 console.json(StatusReport.status(last, state: nil))
             }
-            console.json(.auth(result: AuthWorkflow.sdkResult(outcome), url: url))
+            console.json(.auth(result: AuthResult(outcome), url: url))
         }
         return console.report(reason)
     }

@@ -42,7 +42,7 @@ public struct ChangePINFace {
         let outcome = wired.run { startInput in workflow.runStarting(startInput) }
         guard var reason = FailureReason(outcome, timeout: options.timeout) else { return ExitStatus.success }
         // The workflow has cancelled, wiped its secrets and reset the card.
-        if wired.isStopped { reason = .changePINInterrupted }
+        if wired.isStopped { reason = .interrupted }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 }

@@ -63,7 +63,7 @@ public struct FaceSession {
             return Wired(
                 provider: provider, peer: commands.peer, commands: commands, interruption: commands.interruption)
         }
-        guard let device = context.terminal() else { throw Failure(reason: .changePINNoTerminal) }
+        guard let device = context.terminal() else { throw Failure(reason: .noTerminal) }
         let terminal = TerminalInput(device: device)
         let face = TerminalFace(terminal: terminal, transportPIN: transportPIN)
         let peer = FacePeer(output: json ? .json : .sentences(face), input: .terminal(face), console: context.console)

@@ -1,3 +1,4 @@
+import Online
 import SmartCard
 import Workflows
 
@@ -27,7 +28,7 @@ public struct FaceContext: Sendable {
     public init(
         console: Console, input: any LineInput, terminal: @escaping @Sendable () -> (any TerminalDevice)?,
         clock: any FaceClock, signals: any SignalSource, readers: ReaderProviders,
-        terminate: @escaping @Sendable (Int32) -> Void, version: String = WorkflowVersion.current
+        terminate: @escaping @Sendable (Int32) -> Void, version: String = EIDVersion.current
     ) {
         self.console = console
         self.input = input

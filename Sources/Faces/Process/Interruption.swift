@@ -32,7 +32,7 @@ final class Interruption: Sendable {
                 cancelWait()
                 clock.schedule(after: ChangePINFace.interruptGrace) {
                     // A command may still be with the card: say only what is known.
-                    terminate(console.report(.changePINInterruptedCardBusy))
+                    terminate(console.report(.interruptedCardBusy))
                 }
             },
             onSuspend: onSuspend)

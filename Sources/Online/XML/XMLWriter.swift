@@ -84,30 +84,30 @@ public struct XMLWriter: Sendable {
     }
 
     static func escapeText(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(representable(scalar))
-            }
-        }
-        return out
+        escape(text, also: [">": "&gt;"])
     }
 
+    /// An attribute value also keeps its quote and its tab and line feed (which a parser would
+    /// otherwise normalise to spaces).
     static func escapeAttribute(_ text: String) -> String {
+        escape(text, also: ["\"": "&quot;", "\t": "&#9;", "\n": "&#10;"])
+    }
+
+    /// `&`, `<` and CR (which a parser would otherwise drop) as references in any content, the
+    /// `extra` scalars as given, everything else as `representable` makes it.
+    private static func escape(_ text: String, also extra: [Unicode.Scalar: String]) -> String {
         var out = ""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
-            case "\"": out += "&quot;"
-            case "\t": out += "&#9;"
-            case "\n": out += "&#10;"
             case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(representable(scalar))
+            default:
+                if let reference = extra[scalar] {
+                    out += reference
+                } else {
+                    out.unicodeScalars.append(representable(scalar))
+                }
             }
         }
         return out

@@ -2,15 +2,10 @@ import EAC
 import SmartCard
 
 /// What the authentication workflow needs of an eID card in one card session (AUTH-PROTOCOL.md
-/// §6): PACE with the effective CHAT, the EAC1 and EAC2 steps, and the server's APDUs after Chip
-/// Authentication. Failures are `CardError`s, or `EACStepError` for a refused EAC step.
-public protocol AuthCard: AnyObject {
-    /// PACE with `password` and the effective CHAT. A wrong password is `.wrongPassword`.
-    func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT) throws -> PACEOutcome
-    /// The PIN attempts left as MSE:Set AT tells them (nil when the card does not say).
-    func pinRetryCounter() throws -> Int?
-    /// RESET RETRY COUNTER (unblock) inside the channel the PUK established.
-    func unblockPIN() throws -> StatusWord
+/// §6): the PIN card's PACE (with the effective CHAT), the EAC1 and EAC2 steps, and the server's
+/// APDUs after Chip Authentication. Failures are `CardError`s, or `EACStepError` for a refused
+/// EAC step.
+public protocol AuthCard: PINManagementCard {
     /// EAC1 on the card: GET CHALLENGE, with what PACE gave (ID_PICC, the card's CARs) and EF.CardAccess.
     func didAuthenticateEAC1() throws -> EAC1CardData
     /// EAC2 on the card: EF.CardSecurity (passive authentication), Terminal Authentication of

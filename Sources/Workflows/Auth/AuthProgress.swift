@@ -33,7 +33,7 @@ public struct AuthProgress: Equatable, Sendable {
     public func entering(_ state: AuthState) -> AuthProgress? {
         let next: AuthProgress
         switch state {
-        case .establishPaceChannel: next = AuthProgress(percent: percent, step: .openingSecureChannel)
+        case .pace(.establishPaceChannel): next = AuthProgress(percent: percent, step: .openingSecureChannel)
         case .didAuthenticateEac1: next = AuthProgress(percent: 20, step: .verifyingProvider)
         case .didAuthenticateEac2: next = AuthProgress(percent: 40, step: .verifyingCard)
         case .transmit: next = AuthProgress(percent: 60, step: .readingData)

@@ -18,18 +18,8 @@ public enum AuthState: Equatable, Sendable {
     case processCvcsAndSetRights
     /// ACCESS_RIGHTS is with the user until ACCEPT (StateEditAccessRights).
     case editAccessRights
-    /// Waiting for an eID card (StateSelectReader).
-    case selectReader
-    /// PIN, CAN or PUK from the PIN state (StatePreparePace).
-    case preparePace(PACEProgress)
-    /// Waiting for that password (StateEnterPacePassword).
-    case enterPacePassword(PACEPasswordType, PACEProgress)
-    /// PACE with the effective CHAT (StateEstablishPaceChannel).
-    case establishPaceChannel(PACEPasswordType, PACEProgress)
-    /// The card refused without saying the attempts left (StateUpdateRetryCounter).
-    case updateRetryCounter(after: StatusWord, PACEProgress)
-    /// RESET RETRY COUNTER after PACE with the PUK (StateResetRetryCounter).
-    case resetRetryCounter(PACEProgress)
+    /// The card search and PACE with the effective CHAT (CompositeStatePace, as in change PIN).
+    case pace(PACEState)
     /// GET CHALLENGE and the EAC1 output to the server (StateDidAuthenticateEac1).
     case didAuthenticateEac1
     /// The challenge went back alone; the signature comes in EACAdditionalInputType
@@ -56,12 +46,7 @@ public enum AuthState: Equatable, Sendable {
         case .initializeFramework: return "StateInitializeFramework"
         case .processCvcsAndSetRights: return "StatePreVerification"
         case .editAccessRights: return "StateEditAccessRights"
-        case .selectReader: return "StateSelectReader"
-        case .preparePace: return "StatePreparePace"
-        case .enterPacePassword: return "StateEnterPacePassword"
-        case .establishPaceChannel: return "StateEstablishPaceChannel"
-        case .updateRetryCounter: return "StateUpdateRetryCounter"
-        case .resetRetryCounter: return "StateResetRetryCounter"
+        case .pace(let state): return state.name
         case .didAuthenticateEac1: return "StateDidAuthenticateEac1"
         case .eacAdditionalInputType: return "StateEACAdditionalInputType"
         case .didAuthenticateEac2: return "StateDidAuthenticateEac2"
@@ -139,15 +124,13 @@ public enum AuthEvent: Equatable, Sendable {
     case terminalAccepted
     /// The user accepted the access rights.
     case accepted
-    case cardFound(retryCounter: Int)
+    /// The refresh address is determined.
     case proceed
-    case answered
     case cancelled
     case timedOut
-    case paceEstablished
-    case paceRefused(StatusWord)
-    case retryCounterRead(Int?)
-    case unblocked(ResetRetryCounterOutcome)
+    /// An event of the PACE sub-machine (its cancellation, timeout and failure come as the
+    /// workflow's own).
+    case pace(PACEEvent)
     /// Something failed: the card, a check, the server's message, the connection.
     case failed(FailureReason)
 }
@@ -162,21 +145,8 @@ public enum AuthEffect: WorkflowEffect {
     case checkTerminal
     /// → `accepted`, `cancelled`, `timedOut`: ACCESS_RIGHTS, then SET_ACCESS_RIGHTS, GET_* until ACCEPT.
     case editAccessRights
-    /// → `cardFound`, `cancelled`, `timedOut`, `failed`.
-    case waitForCard
-    case sendReader
-    case noteCard(CardInfo)
-    case sendEnterPUK
-    /// → `proceed`, `cancelled`.
-    case checkCancelled
-    /// → `answered`, `cancelled`, `timedOut`.
-    case ask(SecretKind)
-    /// → `paceEstablished`, `paceRefused`, `failed`: PACE with the effective CHAT; the secret is wiped.
-    case establishPace(PACEPasswordType)
-    /// → `retryCounterRead`, `failed`.
-    case readRetryCounter
-    /// → `unblocked`, `failed`.
-    case unblockPIN
+    /// An effect of the PACE sub-machine, with the effective CHAT.
+    case pace(PACEEffect)
     /// → `received`, `failed`: GET CHALLENGE, then the EAC1 output.
     case didAuthenticateEAC1
     /// → `received`, `failed`: the challenge alone, asking for the signature.
@@ -192,10 +162,8 @@ public enum AuthEffect: WorkflowEffect {
     case determineRefreshAddress(AuthOutcome)
 
     public var givesEvent: Bool {
-        switch self {
-        case .sendReader, .noteCard, .sendEnterPUK: return false
-        default: return true
-        }
+        if case .pace(let effect) = self { return effect.givesEvent }
+        return true
     }
 }
 

@@ -30,9 +30,9 @@ extension AuthState {
         case (_, .failed(let reason)):
             return failing(state, reason)
         case (_, .cancelled):
-            return failing(state, .authUserCancelled)
+            return failing(state, .userCancelled(during: .authentication))
         case (_, .timedOut):
-            return failing(state, .authInputTimeout)
+            return failing(state, .inputTimeout(seconds: nil, during: .authentication))
         default:
             break
         }
@@ -43,29 +43,13 @@ extension AuthState {
         case .processCvcsAndSetRights:
             next = event == .terminalAccepted ? AuthStep(.editAccessRights, [.editAccessRights]) : nil
         case .editAccessRights:
-            next = event == .accepted ? AuthStep(.selectReader, [.waitForCard]) : nil
-        case .selectReader:
-            guard case .cardFound(let counter) = event else {
+            next = event == .accepted ? leavingPACE(PACEState.start, from: state) : nil
+        case .pace(let pace):
+            guard case .pace(let event) = event, let step = PACEState.transition(from: pace, on: event) else {
                 next = nil
                 break
             }
-            next = AuthStep(.preparePace(PACEProgress(retryCounter: counter)), [.sendReader, .checkCancelled])
-        case .preparePace(let progress):
-            next = preparePace(progress, on: event)
-        case .enterPacePassword(let password, let progress):
-            next =
-                event == .answered
-                ? AuthStep(.establishPaceChannel(password, progress), [.establishPace(password)]) : nil
-        case .establishPaceChannel(let password, let progress):
-            next = establishPaceChannel(password, progress, on: event)
-        case .updateRetryCounter(let sw, _):
-            guard case .retryCounterRead(let left) = event else {
-                next = nil
-                break
-            }
-            next = left.map(retryCounterKnown) ?? failing(state, .authCardError(.statusWord(sw)))
-        case .resetRetryCounter(let progress):
-            next = resetRetryCounter(progress, on: event)
+            next = leavingPACE(step, from: state)
         case .didAuthenticateEac1, .eacAdditionalInputType, .didAuthenticateEac2, .transmit:
             next = eac(state, on: event)
         case .sendErrorResponse, .checkRefreshAddress, .finished:
@@ -73,7 +57,9 @@ extension AuthState {
         }
         if let next { return next }
         if case .received = event { return failing(state, .authUnexpectedServerMessage) }
-        return failing(state, .authCardError(.transportFailed("the authentication stopped in \(state.name)")))
+        return failing(
+            state, .cardFailed(.transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
+        )
     }
 
     /// The first step: StartPAOS.
@@ -91,56 +77,24 @@ extension AuthState {
         }
     }
 
-    /// StatePreparePace: 0 attempts left, the PUK; 1 and no CAN yet, the CAN; else the PIN.
-    static func preparePace(_ progress: PACEProgress, on event: AuthEvent) -> AuthStep? {
-        guard event == .proceed else { return nil }
-        switch progress.retryCounter {
-        case 0: return AuthStep(.enterPacePassword(.puk, progress), [.ask(.puk)])
-        case 1 where !progress.canEstablished: return AuthStep(.enterPacePassword(.can, progress), [.ask(.can)])
-        default: return AuthStep(.enterPacePassword(.pin, progress), [.ask(.pin)])
+    /// A step of the PACE sub-machine as the workflow's: PACE with the PIN leads to EAC1; the
+    /// sub-machine's end is a failure, reported to the server.
+    static func leavingPACE(_ step: PACEStep, from state: AuthState) -> AuthStep {
+        let effects = step.effects.map(AuthEffect.pace)
+        switch step.state {
+        case .established: return AuthStep(.didAuthenticateEac1, effects + [.didAuthenticateEAC1])
+        case .ended(let exit): return failing(state, reason(exit), before: effects)
+        default: return AuthStep(.pace(step.state), effects)
         }
     }
 
-    /// StateEstablishPaceChannel: PACE with the PIN leads to EAC1; the CAN opens the last PIN
-    /// attempt; the PUK unblocks.
-    static func establishPaceChannel(_ password: PACEPasswordType, _ progress: PACEProgress, on event: AuthEvent)
-        -> AuthStep?
-    {
-        switch (password, event) {
-        case (.pin, .paceEstablished):
-            return AuthStep(.didAuthenticateEac1, [.noteCard(CardInfo(retryCounter: 3)), .didAuthenticateEAC1])
-        case (.pin, .paceRefused(let sw)):
-            guard let left = PACEPasswordRefusal(statusWord: sw)?.pinRetryCounter else {
-                return AuthStep(.updateRetryCounter(after: sw, progress), [.readRetryCounter])
-            }
-            return retryCounterKnown(left)
-        case (.can, .paceEstablished):
-            var next = progress
-            next.canEstablished = true
-            return AuthStep(.preparePace(next), [.checkCancelled])
-        case (.can, .paceRefused), (.puk, .paceRefused):
-            if password == .puk, case .paceRefused(let sw) = event, sw == .authenticationMethodBlocked {
-                return pukInoperative()
-            }
-            return AuthStep(.preparePace(progress), [.checkCancelled])
-        case (.puk, .paceEstablished):
-            return AuthStep(.resetRetryCounter(progress), [.unblockPIN])
-        default:
-            return nil
-        }
-    }
-
-    /// StateResetRetryCounter: the PIN is unblocked (3 attempts), or the PUK is used up.
-    static func resetRetryCounter(_ progress: PACEProgress, on event: AuthEvent) -> AuthStep? {
-        guard case .unblocked(let outcome) = event else { return nil }
-        switch outcome {
-        case .done:
-            return AuthStep(
-                .preparePace(PACEProgress(retryCounter: 3)), [.noteCard(CardInfo(retryCounter: 3)), .checkCancelled])
-        case .pukInoperative:
-            return pukInoperative()
-        case .refused(let sw):
-            return failing(.resetRetryCounter(progress), .authCardError(.statusWord(sw)))
+    /// Why the PACE sub-machine ended, as the authentication's failure.
+    static func reason(_ exit: PACEExit) -> FailureReason {
+        switch exit {
+        case .cancelled: return .userCancelled(during: .authentication)
+        case .timedOut: return .inputTimeout(seconds: nil, during: .authentication)
+        case .pukInoperative: return .pukInoperative(during: .authentication)
+        case .cardError(let error): return AuthWorkflow.cardFailure(error)
         }
     }
 
@@ -158,19 +112,6 @@ extension AuthState {
         default:
             return nil
         }
-    }
-
-    private static func retryCounterKnown(_ left: Int) -> AuthStep {
-        AuthStep(
-            .preparePace(PACEProgress(retryCounter: left)), [.noteCard(CardInfo(retryCounter: left)), .checkCancelled])
-    }
-
-    private static func pukInoperative() -> AuthStep {
-        failing(
-            .preparePace(PACEProgress(retryCounter: 0)), .authPUKInoperative,
-            before: [
-                .noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK,
-            ])
     }
 
     /// A failure: reported to the server when it waits for a response (AUTH-PROTOCOL.md §2.4),

@@ -1,3 +1,4 @@
+import Online
 import SDK
 import SmartCard
 
@@ -8,7 +9,7 @@ extension AuthWorkflow {
     public convenience init(
         configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
         refreshClient: RefreshAddressClient? = nil, readerName: String? = nil,
-        timeouts: ChangePINWorkflow.Timeouts = .init()
+        timeouts: WorkflowTimeouts = .init()
     ) {
         let csca = configuration.csca
         self.init(

@@ -11,7 +11,7 @@ import SmartCard
 /// - StartPAOS, InitializeFrameworkResponse; the TR-03124 checks of EAC1 (`TerminalCheck`);
 /// - ACCESS_RIGHTS until ACCEPT (SET_ACCESS_RIGHTS, GET_ACCESS_RIGHTS, GET_CERTIFICATE answered);
 /// - the card (INSERT_CARD, READER) and PACE with the effective CHAT (ENTER_PIN, ENTER_CAN,
-///   ENTER_PUK as the PIN state needs, the change PIN rules);
+///   ENTER_PUK as the PIN state needs: the PACE sub-machine change PIN runs too);
 /// - EAC1 and EAC2 on the card, the server's Transmit APDUs forwarded unchanged;
 /// - a local failure reported in the response the server waits for; the final AUTH message
 ///   with the result as AusweisApp gives it and the refresh URL (§1.7, §8).
@@ -60,7 +60,7 @@ public final class AuthWorkflow {
     /// The network of the refresh address's check (§1.6); nil: the address is taken unchecked.
     let refreshClient: RefreshAddressClient?
     let readerName: String?
-    let timeouts: ChangePINWorkflow.Timeouts
+    let timeouts: WorkflowTimeouts
     let openSession: (CardConnection, PACEInfo) -> AuthCard
 
     /// Called with every state the workflow enters.
@@ -72,7 +72,7 @@ public final class AuthWorkflow {
     public init(
         configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
         refreshClient: RefreshAddressClient? = nil, readerName: String? = nil,
-        timeouts: ChangePINWorkflow.Timeouts = .init(), openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
+        timeouts: WorkflowTimeouts = .init(), openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
     ) {
         self.configuration = configuration
         self.provider = provider
@@ -87,11 +87,12 @@ public final class AuthWorkflow {
     /// Runs the authentication to its end: the first message is AUTH, the last AUTH with the result.
     public func run() -> Result {
         peer.send(.auth(result: nil, url: nil))
-        var run = Run()
-        defer {
-            run.answer?.wipe()
-            run.found?.connection.disconnect(resetCard: true)
-        }
+        var run = Run(
+            pace: PACEPerformer(
+                provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
+                transportPINAllowed: false, openSession: openSession))
+        // The card is reset at the end.
+        defer { run.pace.end() }
         var progress = AuthProgress.start
         let entered = { [onState, onProgress] (state: AuthState) in
             onState(state)
@@ -107,32 +108,32 @@ public final class AuthWorkflow {
                 return nil
             },
             stalled: { state in
-                let reason = FailureReason.authCardError(
-                    .transportFailed("the authentication stopped in \(state.name)"))
+                let reason = FailureReason.cardFailed(
+                    .transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
                 let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
                 entered(.finished(outcome))
                 return outcome
             },
             transition: AuthState.transition)
-        peer.send(.auth(result: Self.sdkResult(outcome), url: run.url))
+        peer.send(.auth(result: AuthResult(outcome), url: run.url))
         return Result(outcome: outcome, url: run.url)
     }
 
     /// What the effects share.
-    private struct Run {
-        var lastSent: PAOSMessage?
+    struct Run {
+        /// The card search, PACE and the card session.
+        let pace: PACEPerformer
         var lastReceived: PAOSEnvelope?
         var terminal: TerminalCheck?
         var rights: AccessRightsRequest?
         var eac2: EAC2InputType?
         var eac1: EAC1CardData?
-        var found: CardSearch.Found?
-        var reader = ReaderInfo(name: "", card: .none)
-        var card: AuthCard?
-        var answer: Secret?
         var url: String?
         /// The refresh address check from a refused EAC1's description (nil: none, or accepted).
         var refusedEAC1Check: RefreshAddressCheck?
+
+        /// The card session, once PACE found a card.
+        var card: AuthCard? { pace.card as? AuthCard }
     }
 
     private func perform(_ effect: AuthEffect, _ run: inout Run) -> AuthEvent? {
@@ -146,86 +147,17 @@ public final class AuthWorkflow {
             case .sendInitializeFrameworkResponse:
                 return exchange(.initializeFrameworkResponse(InitializeFrameworkResponse()), &run)
             case .checkTerminal:
-                guard case .didAuthenticate(let request)? = run.lastReceived?.message,
-                    case .eac1(let input) = request.data
-                else { return .failed(.authUnexpectedServerMessage) }
-                do {
-                    let check = try TerminalCheck(
-                        input, tcTokenURL: configuration.tcTokenURL, trustAnchors: configuration.trustAnchors,
-                        linkCertificates: configuration.linkCertificates, date: configuration.date,
-                        tlsCertificates: transport.serverCertificates)
-                    run.terminal = check
-                    run.rights = check.accessRights
-                    transport.bindServerCertificates(check.acceptsServerCertificate)
-                    return .terminalAccepted
-                } catch {
-                    run.refusedEAC1Check = RefreshAddressCheck(refusedEAC1: input)
-                    return .failed(.authCheckFailed(error))
-                }
+                return checkTerminal(&run)
             case .editAccessRights:
                 return editAccessRights(&run)
-            case .waitForCard:
-                let search = CardSearch(provider: provider, peer: peer, readerName: readerName)
-                switch search.waitForCard(timeout: timeouts.card) {
-                case .found(let found):
-                    run.found = found
-                    run.reader = found.reader
-                    run.card = openSession(found.connection, found.paceInfo)
-                    return .cardFound(retryCounter: found.info.retryCounter)
-                case .ended(.cancelled): return .cancelled
-                case .ended(.timedOut): return .timedOut
-                case .ended(.failed(let error)): return .failed(Self.cardFailure(error))
-                case .ended: return .failed(.authCardError(.transportFailed("the card search ended unexpectedly")))
-                }
-            case .sendReader:
-                peer.send(.reader(run.reader))
-                return nil
-            case .noteCard(let info):
-                run.reader.card = .eID(info)
-                return nil
-            case .sendEnterPUK:
-                peer.send(.enterPUK(reader: run.reader))
-                return nil
-            case .checkCancelled:
-                return peer.isCancelled ? .cancelled : .proceed
-            case .ask(let kind):
-                return ask(kind, &run)
-            case .establishPace(let password):
-                guard let card = run.card, let secret = run.answer, let rights = run.rights else {
-                    return .failed(.authCardError(Self.noCard))
-                }
-                defer {
-                    secret.wipe()
-                    run.answer = nil
-                }
-                switch try card.establishPACE(password, secret: secret, chat: rights.effectiveCHAT) {
-                case .established: return .paceEstablished
-                case .wrongPassword(let sw): return .paceRefused(sw)
-                }
-            case .readRetryCounter:
-                guard let card = run.card else { return .failed(.authCardError(Self.noCard)) }
-                return .retryCounterRead(try card.pinRetryCounter())
-            case .unblockPIN:
-                guard let card = run.card else { return .failed(.authCardError(Self.noCard)) }
-                return .unblocked(ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()))
+            case .pace(let effect):
+                return run.pace.perform(effect).map(Self.event)
             case .didAuthenticateEAC1:
-                guard let card = run.card, let rights = run.rights, let terminal = run.terminal else {
-                    return .failed(.authCardError(Self.noCard))
-                }
-                let data = try card.didAuthenticateEAC1()
-                run.eac1 = data
-                // The CARs go to the server only when the chain does not reach the card's trust point.
-                let known = terminal.chain.certificates.contains {
-                    data.certificationAuthorityReferences.contains($0.body.holderReference)
-                        || data.certificationAuthorityReferences.contains($0.body.authorityReference)
-                }
-                let output = EAC1OutputType(
-                    chat: rights.effectiveCHAT.encoded,
-                    certificationAuthorityReferences: known ? [] : data.certificationAuthorityReferences,
-                    efCardAccess: data.efCardAccess, idPICC: data.idPICC, challenge: data.challenge)
-                return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac1(output))), &run)
+                return try didAuthenticateEAC1(&run)
             case .sendChallenge:
-                guard let challenge = run.eac1?.challenge else { return .failed(.authCardError(Self.noCard)) }
+                guard let challenge = run.eac1?.challenge else {
+                    return .failed(.cardFailed(Self.noCard, during: .authentication))
+                }
                 return exchange(
                     .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge)))),
                     &run)
@@ -236,238 +168,23 @@ public final class AuthWorkflow {
             case .sendError(let reason):
                 return sendError(reason, &run)
             case .determineRefreshAddress(let outcome):
-                do {
-                    run.url = try refreshURL(for: outcome, terminal: run.terminal, refusedEAC1: run.refusedEAC1Check)
-                    return .proceed
-                } catch {
-                    // No refresh URL: the communication-error address, with communicationError.
-                    run.url = configuration.tcToken.usableCommunicationErrorAddress.map {
-                        RefreshResult.error(.communicationError).appended(to: $0)
-                    }
-                    return .failed(.authRefreshAddressFailed(error))
-                }
+                return determineRefreshAddress(outcome, &run)
             }
         } catch {
             return .failed(Self.cardFailure(error))
         }
     }
 
-    /// Sends one client message and reads the server's answer, which must be one the order of
-    /// §2.4 allows after it.
-    private func exchange(_ message: PAOSMessage, _ run: inout Run) -> AuthEvent {
-        let envelope = PAOSEnvelope(message, relatesTo: run.lastReceived?.messageID)
-        let answer: [UInt8]
-        do { answer = try transport.exchange(envelope.encoded()) } catch {
-            return .failed(.authConnectionFailed(error))
-        }
-        run.lastSent = message
-        let received: PAOSEnvelope
-        do { received = try PAOSEnvelope.parse(answer) } catch { return .failed(.authMalformedServerMessage(error)) }
-        run.lastReceived = received
-        guard received.message.mayFollow(message) else { return .failed(.authUnexpectedServerMessage) }
-        switch received.message {
-        case .initializeFramework: return .received(.initializeFramework)
-        case .didAuthenticate(let request):
-            switch request.data {
-            case .eac1: return .received(.eac1)
-            case .eac2(let input):
-                run.eac2 = input
-                return .received(.eac2(signed: input.signature != nil))
-            case .eacAdditional: return .received(.eacAdditional)
-            }
-        case .transmit: return .received(.transmit)
-        case .startPAOSResponse(let response): return .received(.startPAOSResponse(response.result))
-        case .startPAOS, .initializeFrameworkResponse, .didAuthenticateResponse, .transmitResponse:
-            return .failed(.authUnexpectedServerMessage)
+    /// An event of the PACE sub-machine as the workflow's: its cancellation, timeout and card
+    /// failure are the authentication's.
+    static func event(_ event: PACEEvent) -> AuthEvent {
+        switch event {
+        case .cancelled: return .cancelled
+        case .timedOut: return .timedOut
+        case .failed(let error): return .failed(cardFailure(error))
+        default: return .pace(event)
         }
     }
 
-    private func didAuthenticateEAC2(_ run: inout Run) throws -> AuthEvent {
-        guard let card = run.card, let terminal = run.terminal, let input = run.eac2 else {
-            return .failed(.authCardError(Self.noCard))
-        }
-        var signature = input.signature
-        if case .didAuthenticate(let request)? = run.lastReceived?.message,
-            case .eacAdditional(let additional) =
-                request.data
-        {
-            signature = additional.signature
-        }
-        guard let signature else { return .failed(.authUnexpectedServerMessage) }
-        // Only a signature of the AT key's size goes to the card (TR-03111 plain r ‖ s): any other
-        // is refused here, as a malformed EphemeralPublicKey is, before it reaches the card.
-        guard signature.count == terminal.signatureLength else {
-            return .failed(.authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
-        }
-        let data = try card.didAuthenticateEAC2(
-            chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
-            auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)
-        let output = EAC2OutputType(
-            efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
-        return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
-    }
-
-    /// Sends the server's APDUs in order, unchanged, up to the first response whose status word
-    /// the server does not accept (§2.5).
-    private func transmit(_ run: inout Run) throws -> AuthEvent {
-        guard let card = run.card, case .transmit(let request)? = run.lastReceived?.message else {
-            return .failed(.authCardError(Self.noCard))
-        }
-        var outputs: [[UInt8]] = []
-        var accepted = true
-        for info in request.inputAPDUs {
-            let response = try card.transmit(info.inputAPDU)
-            outputs.append(response)
-            if !info.accepts(response: response) {
-                accepted = false
-                break
-            }
-        }
-        let result = accepted ? DSSResult.ok : DSSResult(.error(.unknownError))
-        return exchange(.transmitResponse(TransmitResponse(result: result, outputAPDUs: outputs)), &run)
-    }
-
-    /// The response the server waits for, reporting `reason`.
-    private func sendError(_ reason: FailureReason, _ run: inout Run) -> AuthEvent {
-        let result = DSSResult(reason.result)
-        let response: PAOSMessage
-        switch run.lastReceived?.message.kind {
-        case .initializeFramework?:
-            response = .initializeFrameworkResponse(InitializeFrameworkResponse(result: result, version: nil))
-        case .didAuthenticateEAC1?, .didAuthenticateEAC2?, .didAuthenticateEACAdditional?:
-            response = .didAuthenticateResponse(DIDAuthenticateResponse(result: result, nil))
-        case .transmit?:
-            response = .transmitResponse(TransmitResponse(result: result, outputAPDUs: []))
-        default:
-            return .failed(reason)
-        }
-        return exchange(response, &run)
-    }
-
-    /// StateEditAccessRights: ACCESS_RIGHTS, then the user's commands until ACCEPT.
-    private func editAccessRights(_ run: inout Run) -> AuthEvent {
-        guard let terminal = run.terminal, var rights = run.rights else {
-            return .failed(.authUnexpectedServerMessage)
-        }
-        peer.send(.accessRights(terminal.accessRightsInfo(rights, today: configuration.date)))
-        while true {
-            switch peer.nextCommand(timeout: timeouts.input) {
-            case .endOfInput, .command(.cancel): return .cancelled
-            case .timedOut: return .timedOut
-            case .command(.accept):
-                run.rights = rights
-                return .accepted
-            case .command(.getAccessRights):
-                peer.send(.accessRights(terminal.accessRightsInfo(rights, today: configuration.date)))
-            case .command(.getCertificate):
-                peer.send(.certificate(terminal.certificateInfo))
-            case .command(.setAccessRights(let names)):
-                let error: String?
-                if let names {
-                    error = rights.select(sdkNames: names)
-                } else {
-                    error = "chat must be a list of access right names"
-                }
-                peer.send(.accessRights(terminal.accessRightsInfo(rights, error: error, today: configuration.date)))
-            case .command(let other):
-                if case .setSecret(_, let value) = other { value?.wipe() }
-                peer.send(.badState(command: other.name))
-            }
-        }
-    }
-
-    /// Sends the ENTER_* message for `kind` and takes the first valid answer (6 digits for the
-    /// PIN: no transport PIN in an authentication). GET_CERTIFICATE is answered meanwhile.
-    private func ask(_ kind: SecretKind, _ run: inout Run) -> AuthEvent {
-        peer.send(ChangePINWorkflow.request(kind, error: nil, reader: run.reader))
-        while true {
-            switch peer.nextCommand(timeout: timeouts.input) {
-            case .endOfInput, .command(.cancel): return .cancelled
-            case .timedOut: return .timedOut
-            case .command(.setSecret(let k, let value)) where k == kind:
-                if let error = PasswordRules.check(value, as: kind, transportPINAllowed: false) {
-                    value?.wipe()
-                    peer.send(ChangePINWorkflow.request(kind, error: error, reader: run.reader))
-                    continue
-                }
-                run.answer?.wipe()
-                run.answer = value
-                return .answered
-            case .command(.getCertificate) where run.terminal != nil:
-                peer.send(.certificate(run.terminal!.certificateInfo))
-            case .command(let other):
-                if case .setSecret(_, let value) = other { value?.wipe() }
-                peer.send(.badState(command: other.name))
-            }
-        }
-    }
-
-    /// StateCheckRefreshAddress and the result parameters: the https RefreshAddress, checked with
-    /// `refreshClient` (§1.6: redirects followed to the service's origin, every hop's TLS
-    /// certificate in CommCertificates), with the result parameters (§1.7); without an https
-    /// RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when the
-    /// check finds no refresh URL.
-    func refreshURL(
-        for outcome: AuthOutcome, terminal: TerminalCheck?, refusedEAC1: RefreshAddressCheck? = nil
-    ) throws(RefreshAddressError) -> String? {
-        let token = configuration.tcToken
-        guard WebOrigin(url: token.refreshAddress)?.isHTTPS == true else {
-            return token.usableCommunicationErrorAddress.map {
-                RefreshResult.error(.communicationError).appended(to: $0)
-            }
-        }
-        var address = token.refreshAddress
-        if let refreshClient {
-            let check =
-                terminal == nil && refusedEAC1 != nil
-                ? refusedEAC1!
-                : RefreshAddressCheck(
-                    subjectURL: terminal?.description.subjectURL ?? configuration.tcTokenURL,
-                    commCertificates: terminal.map {
-                        ($0.description.commCertificates ?? [], $0.documentVerifier.body.publicKey.algorithm.digest)
-                    })
-            address = try check.resolve(address, client: refreshClient)
-        }
-        return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: address)
-    }
-
-    private static let noCard = CardError.transportFailed("no card session")
-
-    /// A card step's failure as the reason AusweisApp gives.
-    static func cardFailure(_ error: Error) -> FailureReason {
-        switch error {
-        case CardError.cardRemoved: return .authCardRemoved
-        case let error as CardError: return .authCardError(error)
-        case EACStepError.refused: return .authEACRefused
-        case EACStepError.cardNotGenuine: return .authCardNotGenuine
-        case EACStepError.cardSecurityUnusable: return .authCardSecurityUnusable
-        case EACStepError.invalidEphemeralKey:
-            return .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "EphemeralPublicKey"))
-        default: return .authCardError(CardError(error))
-        }
-    }
-
-    /// The AUTH message's result.
-    public static func sdkResult(_ outcome: AuthOutcome) -> AuthResult {
-        guard outcome.result.major != .ok else { return AuthResult(major: outcome.result.major.rawValue) }
-        return AuthResult(
-            major: outcome.result.major.rawValue, minor: outcome.result.minor?.rawValue, language: "en",
-            description: outcome.result.minor.map(Self.minorDescription), message: outcome.reason?.sentence,
-            reason: outcome.reason?.name)
-    }
-
-    /// A short description of a ResultMinor, for the AUTH message.
-    static func minorDescription(_ minor: ECardAPIResult.Minor) -> String {
-        switch minor {
-        case .cancellationByUser, .readerCancellationByUser: return "The process has been cancelled."
-        case .internalError: return "An internal error has occurred during processing."
-        case .parameterError: return "There was some problem with a provided or omitted parameter."
-        case .noPermission: return "Use of the function by the client application is not permitted."
-        case .communicationError: return "A communication error occurred."
-        case .trustedChannelEstablishmentFailed: return "The trusted channel could not be established."
-        case .invalidCertificatePath: return "The certificate path is invalid."
-        case .unknownAPIFunction: return "The API function is unknown."
-        default: return "An error occurred."
-        }
-    }
+    static let noCard = CardError.transportFailed("no card session")
 }

@@ -1,3 +1,5 @@
+import Online
+
 /// Why no refresh URL could be determined (AUTH-PROTOCOL.md §1.6); AusweisApp reports each as
 /// al/common#communicationError and the browser goes to the CommunicationErrorAddress. No case
 /// carries text from the server.

@@ -6,7 +6,8 @@ extension ChangePINWorkflow {
     /// commands), as every face runs it; tests give other card sessions through the designated
     /// initializer.
     public convenience init(
-        provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil, timeouts: Timeouts = Timeouts()
+        provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil,
+        timeouts: WorkflowTimeouts = WorkflowTimeouts()
     ) {
         self.init(
             provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,

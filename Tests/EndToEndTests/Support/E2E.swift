@@ -166,10 +166,10 @@ class VPCDCardProcess {
     @discardableResult
     func stop() -> (Int32, String) {
         if let stopped { return stopped }
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        if process.isRunning { process.terminate() }
+        // Also after an exit of its own: Foundation's Process is freed only once waitUntilExit()
+        // has seen the exit (LeakSanitizer, `make sanitize`).
+        process.waitUntilExit()
         let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         stopped = (process.terminationStatus, err)
         try? waitForCard(present: false)

@@ -74,7 +74,7 @@ final class TmuxSession {
         posix_spawn_file_actions_addopen(&actions, 1, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         var cArgs = argv.map { strdup($0) } + [nil]
-        defer { cArgs.forEach { free($0) } }
+        defer { for arg in cArgs { free(arg) } }
         var pid: pid_t = 0
         let rc = posix_spawnp(&pid, "tmux", &actions, nil, &cArgs, environ)
         guard rc == 0 else { throw E2EError.unexpected("tmux did not start: \(rc)") }

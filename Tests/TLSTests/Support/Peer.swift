@@ -36,10 +36,10 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
 
     func stop() {
         // SIGKILL: s_server, started from a test process whose threads block SIGTERM, inherits the mask.
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Also after an exit of its own: Foundation's Process is freed only once waitUntilExit()
+        // has seen the exit (LeakSanitizer, `make sanitize`).
+        process.waitUntilExit()
     }
 
     /// `openssl s_server -accept 127.0.0.1:0 ARGUMENTS…`, started in the PKI directory. `echo`: its standard
@@ -104,6 +104,7 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
             }
         }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
         throw PeerError.noPort("\(executable) \(arguments.joined(separator: " ")): \(text)")
     }
 }

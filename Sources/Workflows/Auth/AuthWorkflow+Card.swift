@@ -1,0 +1,85 @@
+import EAC
+import Online
+import SmartCard
+
+/// The card's part of EAC (StateDidAuthenticateEac1, StateDidAuthenticateEac2) and the server's
+/// APDUs (StateTransmit), each answered to the server.
+extension AuthWorkflow {
+    /// GET CHALLENGE and what PACE gave, then the EAC1 output.
+    func didAuthenticateEAC1(_ run: inout Run) throws -> AuthEvent {
+        guard let card = run.card, let rights = run.rights, let terminal = run.terminal else {
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
+        }
+        let data = try card.didAuthenticateEAC1()
+        run.eac1 = data
+        // The CARs go to the server only when the chain does not reach the card's trust point.
+        let known = terminal.chain.certificates.contains {
+            data.certificationAuthorityReferences.contains($0.body.holderReference)
+                || data.certificationAuthorityReferences.contains($0.body.authorityReference)
+        }
+        let output = EAC1OutputType(
+            chat: rights.effectiveCHAT.encoded,
+            certificationAuthorityReferences: known ? [] : data.certificationAuthorityReferences,
+            efCardAccess: data.efCardAccess, idPICC: data.idPICC, challenge: data.challenge)
+        return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac1(output))), &run)
+    }
+
+    /// TA with the server's signature, EF.CardSecurity, CA with its key, then the EAC2 output.
+    func didAuthenticateEAC2(_ run: inout Run) throws -> AuthEvent {
+        guard let card = run.card, let terminal = run.terminal, let input = run.eac2 else {
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
+        }
+        var signature = input.signature
+        if case .didAuthenticate(let request)? = run.lastReceived?.message,
+            case .eacAdditional(let additional) =
+                request.data
+        {
+            signature = additional.signature
+        }
+        guard let signature else { return .failed(.authUnexpectedServerMessage) }
+        // Only a signature of the AT key's size goes to the card (TR-03111 plain r ‖ s): any other
+        // is refused here, as a malformed EphemeralPublicKey is, before it reaches the card.
+        guard signature.count == terminal.signatureLength else {
+            return .failed(.authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
+        }
+        let data = try card.didAuthenticateEAC2(
+            chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
+            auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)
+        let output = EAC2OutputType(
+            efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
+        return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
+    }
+
+    /// Sends the server's APDUs in order, unchanged, up to the first response whose status word
+    /// the server does not accept (§2.5).
+    func transmit(_ run: inout Run) throws -> AuthEvent {
+        guard let card = run.card, case .transmit(let request)? = run.lastReceived?.message else {
+            return .failed(.cardFailed(Self.noCard, during: .authentication))
+        }
+        var outputs: [[UInt8]] = []
+        var accepted = true
+        for info in request.inputAPDUs {
+            let response = try card.transmit(info.inputAPDU)
+            outputs.append(response)
+            if !info.accepts(response: response) {
+                accepted = false
+                break
+            }
+        }
+        let result = accepted ? DSSResult.ok : DSSResult(.error(.unknownError))
+        return exchange(.transmitResponse(TransmitResponse(result: result, outputAPDUs: outputs)), &run)
+    }
+
+    /// A card step's failure as the reason AusweisApp gives.
+    static func cardFailure(_ error: Error) -> FailureReason {
+        switch error {
+        case let error as CardError: return .card(error, during: .authentication)
+        case EACStepError.refused: return .authEACRefused
+        case EACStepError.cardNotGenuine: return .authCardNotGenuine
+        case EACStepError.cardSecurityUnusable: return .authCardSecurityUnusable
+        case EACStepError.invalidEphemeralKey:
+            return .authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "EphemeralPublicKey"))
+        default: return .cardFailed(CardError(error), during: .authentication)
+        }
+    }
+}

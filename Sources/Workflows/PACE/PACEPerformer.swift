@@ -1,0 +1,133 @@
+import EAC
+import SDK
+import SmartCard
+
+/// Performs the PACE sub-machine's effects for a workflow: the card search, the READER and
+/// ENTER_* messages, PACE, the retry counter and RESET RETRY COUNTER (unblock) on the card
+/// session `openSession` makes. It holds the card and the last answer (a secret, wiped as soon
+/// as it is used) until `end()`, which wipes it and resets the card.
+final class PACEPerformer {
+    let provider: CardReaderProvider
+    let peer: SDKPeer
+    let readerName: String?
+    let timeouts: WorkflowTimeouts
+    let openSession: (CardConnection, PACEInfo) -> PINManagementCard
+    /// Whether ENTER_PIN takes the 5-digit transport PIN (change PIN: yes; authentication: no).
+    let transportPINAllowed: Bool
+    /// The CHAT PACE asks for (the authentication's effective CHAT; nil in change PIN).
+    var chat: CHAT?
+    /// Answers a command that comes while a secret is asked for, and says whether it did (the
+    /// authentication answers GET_CERTIFICATE); any other gets BAD_STATE.
+    var answersMeanwhile: (SDKCommand) -> Bool = { _ in false }
+
+    /// The card held, the reader as the messages show it, the card session.
+    private(set) var found: CardSearch.Found?
+    private(set) var reader = ReaderInfo(name: "", card: .none)
+    private(set) var card: PINManagementCard?
+    private var answer: Secret?
+
+    init(
+        provider: CardReaderProvider, peer: SDKPeer, readerName: String?, timeouts: WorkflowTimeouts,
+        transportPINAllowed: Bool, openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard
+    ) {
+        self.provider = provider
+        self.peer = peer
+        self.readerName = readerName
+        self.timeouts = timeouts
+        self.transportPINAllowed = transportPINAllowed
+        self.openSession = openSession
+    }
+
+    /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow.
+    func end() {
+        answer?.wipe()
+        answer = nil
+        found?.connection.disconnect(resetCard: true)
+    }
+
+    /// The last answer, which the caller now holds and wipes.
+    func takeAnswer() -> Secret? {
+        defer { answer = nil }
+        return answer
+    }
+
+    /// Performs one effect; the event it gives, if it gives one.
+    func perform(_ effect: PACEEffect) -> PACEEvent? {
+        do {
+            switch effect {
+            case .waitForCard:
+                let search = CardSearch(provider: provider, peer: peer, readerName: readerName)
+                switch search.waitForCard(timeout: timeouts.card) {
+                case .found(let found):
+                    self.found = found
+                    reader = found.reader
+                    card = openSession(found.connection, found.paceInfo)
+                    return .cardFound(retryCounter: found.info.retryCounter)
+                case .cancelled: return .cancelled
+                case .timedOut: return .timedOut
+                case .failed(let error): return .failed(error)
+                }
+            case .sendReader:
+                peer.send(.reader(reader))
+                return nil
+            case .noteCard(let info):
+                reader.card = .eID(info)
+                return nil
+            case .sendEnterPUK:
+                peer.send(.enterPUK(reader: reader))
+                return nil
+            case .checkCancelled:
+                return peer.isCancelled ? .cancelled : .proceed
+            case .ask(let kind):
+                return ask(kind)
+            case .establishPace(let password):
+                guard let card, let secret = takeAnswer() else { return .failed(Self.noCard) }
+                defer { secret.wipe() }
+                switch try card.establishPACE(password, secret: secret, chat: chat) {
+                case .established: return .paceEstablished
+                case .wrongPassword(let sw): return .paceRefused(sw)
+                }
+            case .readRetryCounter:
+                guard let card else { return .failed(Self.noCard) }
+                return .retryCounterRead(try card.pinRetryCounter())
+            case .unblockPIN:
+                guard let card else { return .failed(Self.noCard) }
+                return .unblocked(ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()))
+            }
+        } catch {
+            return .failed(CardError(error))
+        }
+    }
+
+    /// An effect on the card before a card was found: a bug in the transition function.
+    static var noCard: CardError { .transportFailed("no card session") }
+
+    /// Sends the ENTER_* message for `kind` and takes the first valid answer. An invalid value
+    /// gets the message again with `error` (the card is not touched); a command that answers
+    /// something else gets BAD_STATE and is dropped, unless `answersMeanwhile` answers it.
+    private func ask(_ kind: SecretKind) -> PACEEvent {
+        peer.send(.request(kind, error: nil, reader: reader))
+        while true {
+            switch peer.nextCommand(timeout: timeouts.input) {
+            case .endOfInput, .command(.cancel):
+                return .cancelled
+            case .timedOut:
+                return .timedOut
+            case .command(.setSecret(let k, let value)) where k == kind:
+                if let error = PasswordRules.check(value, as: kind, transportPINAllowed: transportPINAllowed) {
+                    value?.wipe()
+                    peer.send(.request(kind, error: error, reader: reader))
+                    continue
+                }
+                guard let value else { continue }
+                answer?.wipe()
+                answer = value
+                return .answered
+            case .command(let other):
+                if answersMeanwhile(other) { continue }
+                if case .setSecret(_, let value) = other { value?.wipe() }
+                peer.send(.badState(command: other.name))
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+import FuzzTargets
+import LibFuzzerDriver
+
+// `make fuzz` builds this with -sanitize=fuzzer,address (see LibFuzzerDriver).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzTarget.serverSession.run(data, size)
+}
+
+runLibFuzzer(testOneInput)
