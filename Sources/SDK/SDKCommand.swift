@@ -16,6 +16,8 @@ public enum SDKCommand {
     case cancel
     case accept
     case getInfo
+    case getAPILevel
+    case setAPILevel(APILevel.Request)
     case getReaderList
     case getReader(name: String?)
     case runChangePIN
@@ -36,6 +38,8 @@ public enum SDKCommand {
         case .cancel: return "CANCEL"
         case .accept: return "ACCEPT"
         case .getInfo: return "GET_INFO"
+        case .getAPILevel: return "GET_API_LEVEL"
+        case .setAPILevel: return "SET_API_LEVEL"
         case .getReaderList: return "GET_READER_LIST"
         case .getReader: return "GET_READER"
         case .runChangePIN: return "RUN_CHANGE_PIN"
@@ -106,6 +110,8 @@ public enum SDKCommand {
         case "CANCEL": return .command(.cancel)
         case "ACCEPT": return .command(.accept)
         case "GET_INFO": return .command(.getInfo)
+        case "GET_API_LEVEL": return .command(.getAPILevel)
+        case "SET_API_LEVEL": return .command(.setAPILevel(levelRequest(value["level"])))
         case "GET_READER_LIST": return .command(.getReaderList)
         case "GET_READER": return .command(.getReader(name: value["name"]?.string))
         case "RUN_CHANGE_PIN": return .command(.runChangePIN)
@@ -117,6 +123,16 @@ public enum SDKCommand {
             let names = items.compactMap(\.string)
             return .command(.setAccessRights(names.count == items.count ? names : nil))
         default: return .command(.other(name: name))
+        }
+    }
+
+    /// SET_API_LEVEL's `level` member (nil: absent).
+    static func levelRequest(_ level: JSONValue?) -> APILevel.Request {
+        switch level {
+        case nil: return .undefined
+        case .integer(let n)?: return .level(n)
+        case .number(let x)?: return x == x.rounded() && abs(x) < 1e9 ? .level(Int(x)) : .fraction
+        default: return .invalid
         }
     }
 

@@ -17,6 +17,10 @@ extension SDKMessage {
             members.append(("reader", .object(reader.jsonMembers)))
         case .changePIN(let success):
             if let success { members.append(("success", .bool(success))) }
+        case .apiLevel(let error, let available, let current):
+            if let error { members.append(("error", .string(error))) }
+            if let available { members.append(("available", .array(available.map { .integer($0) }))) }
+            members.append(("current", .integer(current)))
         case .badState(let command):
             members.append(("error", .string(command)))
         case .invalid(let error):

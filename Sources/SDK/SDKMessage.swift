@@ -15,6 +15,9 @@ public enum SDKMessage: Equatable, Sendable {
     case enterNewPIN(error: String? = nil, reader: ReaderInfo)
     /// CHANGE_PIN (6.6): without `success` when the workflow starts, with it when it ends.
     case changePIN(success: Bool?)
+    /// API_LEVEL (6.2): the answer to GET_API_LEVEL (with `available`) and SET_API_LEVEL
+    /// (without it, as AusweisApp2 1.26.2; with `error` when the level was refused).
+    case apiLevel(error: String?, available: [Int]?, current: Int)
     /// BAD_STATE (6.4): the named command is not allowed now.
     case badState(command: String)
     /// INVALID (6.14): a line that is not a JSON command.
@@ -48,6 +51,7 @@ public enum SDKMessage: Equatable, Sendable {
         case .enterPUK: return "ENTER_PUK"
         case .enterNewPIN: return "ENTER_NEW_PIN"
         case .changePIN: return "CHANGE_PIN"
+        case .apiLevel: return "API_LEVEL"
         case .badState: return "BAD_STATE"
         case .invalid: return "INVALID"
         case .unknownCommand: return "UNKNOWN_COMMAND"

@@ -78,12 +78,7 @@ struct Auth: ParsableCommand {
     var url: String
 
     func validate() throws {
-        if options.simulator, let reader, reader != SimulatedCardChannel.readerName {
-            throw ValidationError(
-                "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
-                    + "leave out --simulator to use another reader")
-        }
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        try options.validate(reader: reader, timeout: timeout)
         for name in deny where AccessRight(sdkName: name) == nil {
             throw ValidationError("--deny \(name): not an access right name (e.g. FamilyName, Address, DateOfBirth)")
         }

@@ -14,8 +14,9 @@ struct ChangePIN: ParsableCommand {
 
             With --json every SDK message is one JSON line on standard output (CHANGE_PIN first \
             and last). When standard input is not a terminal, the answers are read from it as SDK \
-            commands (SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN, CANCEL), one JSON object per line; \
-            they may be sent ahead and are used in order. End of input cancels.
+            commands (SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN, CANCEL), one JSON object per line, \
+            each checked against the question asked when it is read (BAD_STATE for another); \
+            answers may be piped ahead in order. End of input cancels.
             """
     )
 
@@ -28,12 +29,7 @@ struct ChangePIN: ParsableCommand {
     var timeout: Double = 600
 
     func validate() throws {
-        if options.simulator, let reader, reader != SimulatedCardChannel.readerName {
-            throw ValidationError(
-                "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
-                    + "leave out --simulator to use another reader")
-        }
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+        try options.validate(reader: reader, timeout: timeout)
     }
 
     /// With --simulator the in-process card only: a card in a PC/SC reader would get the

@@ -12,6 +12,17 @@ struct ReaderOptions: ParsableArguments {
     @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
     var simulator = false
 
+    /// Checks a card command's --reader against --simulator (which uses the in-process card only)
+    /// and its --timeout.
+    func validate(reader: String?, timeout: Double) throws {
+        if simulator, let reader, reader != SimulatedCardChannel.readerName {
+            throw ValidationError(
+                "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
+                    + "leave out --simulator to use another reader")
+        }
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds") }
+    }
+
     /// The process's face context with the readers these options ask for.
     func context() -> FaceContext {
         FaceContext.process(readers: readers())

@@ -45,6 +45,28 @@ extension ThroughPCSCD {
             }
         }
 
+        /// Piped commands are checked when the workflow asks: a SET_NEW_PIN sent before SET_PIN
+        /// gets BAD_STATE at ENTER_PIN (AusweisApp2's answer), GET_API_LEVEL is answered at once.
+        @Test func pipedCommandsAreCheckedAgainstTheQuestion() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let result = try changePIN(
+                    reader,
+                    [
+                        Self.set("SET_NEW_PIN", "654321"), #"{"cmd":"GET_API_LEVEL"}"#, Self.set("SET_PIN", "123456"),
+                        Self.set("SET_NEW_PIN", "654321"),
+                    ])
+                #expect(result.status == 0, "\(result.stderr)")
+                #expect(
+                    messageNames(result.stdoutLines) == [
+                        "CHANGE_PIN", "READER", "ENTER_PIN", "BAD_STATE", "API_LEVEL", "ENTER_NEW_PIN", "CHANGE_PIN",
+                    ])
+                #expect(result.stdoutLines.contains(#"{"msg":"BAD_STATE","error":"SET_NEW_PIN"}"#))
+                #expect(result.stdoutLines.contains(#"{"msg":"API_LEVEL","available":[1,2],"current":2}"#))
+            }
+        }
+
         @Test func pinIsChangedAfterOneWrongAttempt() throws {
             try E2E.pool.withReader { reader, port in
                 let card = try SimulatedCard(reader: reader, port: port)

@@ -1,23 +1,51 @@
+import Dispatch
 import Faces
 import SDK
+import SmartCard
 import Testing
 import Workflows
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Collects what the queue answers at once, from whichever thread.
+final class Replies: @unchecked Sendable {
+    // Unchecked: `all` is guarded by `lock`.
+    private let lock = Lock()
+    private var all: [SDKMessage] = []
+    func append(_ message: SDKMessage) { lock.withLock { all.append(message) } }
+    var names: [String] { lock.withLock { all.map(\.name) } }
+    var messages: [SDKMessage] { lock.withLock { all } }
+}
+
 @Suite struct CommandQueueTests {
+    static let reader = ReaderInfo(name: "R", keypad: false, card: .eID(CardInfo(retryCounter: 3)))
+    static let pin = #"{"cmd":"SET_PIN","value":"123456"}"#
+
+    /// Feeds `lines` on a thread of their own, as the input reader does; the group ends when
+    /// every line was answered or taken.
+    func feed(_ queue: CommandQueue, _ lines: [String]) -> DispatchGroup {
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) {
+            for line in lines { queue.feed(line: Array(line.utf8)) }
+        }
+        return group
+    }
+
     @Test func invalidAndUnknownAreAnsweredAtOnce() {
-        var replies: [SDKMessage] = []
-        let queue = CommandQueue(reply: { replies.append($0) })
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
         queue.feed(line: Array("{broken".utf8))
         queue.feed(line: Array(#"{"cmd":"FOO"}"#.utf8))
         queue.feed(line: Array("   ".utf8))
-        #expect(replies.map(\.name) == ["INVALID", "UNKNOWN_COMMAND"])
+        #expect(replies.names == ["INVALID", "UNKNOWN_COMMAND"])
         #expect(queue.next(timeout: 0.01).isTimeout)
     }
 
-    @Test func cancelJumpsTheQueue() {
+    @Test func cancelActsAtOnce() {
         var cancelled = 0
         let queue = CommandQueue(reply: { _ in }, onCancel: { cancelled += 1 })
-        queue.feed(line: Array(#"{"cmd":"SET_PIN","value":"123456"}"#.utf8))
         queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
         queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
         #expect(queue.isCancelled)
@@ -26,6 +54,102 @@ import Workflows
             Issue.record("CANCEL should come first")
             return
         }
+    }
+
+    @Test func aCommandForAnotherQuestionGetsBadStateAtOnce() {
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
+        queue.note(.accessRights(AccessRightsInfo(effective: [], optional: [], required: [])))
+        // Read while ACCESS_RIGHTS waits: answered before the workflow takes anything.
+        queue.feed(line: Array(Self.pin.utf8))
+        #expect(replies.messages == [.badState(command: "SET_PIN")])
+        queue.note(.enterPIN(reader: Self.reader))
+        queue.feed(line: Array(#"{"cmd":"ACCEPT"}"#.utf8))
+        queue.feed(line: Array(#"{"cmd":"SET_NEW_PIN","value":"654321"}"#.utf8))
+        #expect(replies.names == ["BAD_STATE", "BAD_STATE", "BAD_STATE"])
+        #expect(queue.next(timeout: 0.01).isTimeout, "nothing went to the workflow")
+    }
+
+    @Test func runAndUnsupportedCommandsGetBadStateAtOnceInAnyState() {
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
+        for cmd in ["RUN_AUTH", "RUN_CHANGE_PIN", "SET_CARD", "GET_STATUS"] {
+            queue.feed(line: Array(#"{"cmd":"\#(cmd)"}"#.utf8))
+        }
+        #expect(
+            replies.messages
+                == ["RUN_AUTH", "RUN_CHANGE_PIN", "SET_CARD", "GET_STATUS"].map {
+                    .badState(command: $0)
+                })
+    }
+
+    @Test func apiLevelsAreAnsweredInAnyStateAndKeptPerSession() {
+        let replies = Replies()
+        let answers = InstantAnswers(version: "1", board: ReaderBoard(lookup: { nil }))
+        let queue = CommandQueue(reply: replies.append, answer: answers.answer)
+        let other = InstantAnswers(version: "1", board: ReaderBoard(lookup: { nil }))
+        queue.note(.enterPIN(reader: Self.reader))
+        for line in [
+            #"{"cmd":"GET_API_LEVEL"}"#, #"{"cmd":"SET_API_LEVEL","level":1}"#, #"{"cmd":"SET_API_LEVEL","level":9}"#,
+            #"{"cmd":"SET_API_LEVEL","level":"2"}"#, #"{"cmd":"SET_API_LEVEL"}"#,
+            #"{"cmd":"SET_API_LEVEL","level":2.5}"#,
+            #"{"cmd":"GET_API_LEVEL"}"#,
+        ] { queue.feed(line: Array(line.utf8)) }
+        #expect(
+            replies.messages.map(\.jsonLine) == [
+                #"{"msg":"API_LEVEL","available":[1,2],"current":2}"#,
+                #"{"msg":"API_LEVEL","current":1}"#,
+                #"{"msg":"API_LEVEL","error":"Unknown level","current":1}"#,
+                #"{"msg":"API_LEVEL","error":"Invalid level","current":1}"#,
+                #"{"msg":"API_LEVEL","error":"Level cannot be undefined","current":1}"#,
+                #"{"msg":"API_LEVEL","error":"Unknown level","current":1}"#,
+                #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#,
+            ])
+        #expect(other.answer(.getAPILevel) == .apiLevel(error: nil, available: [1, 2], current: 2))
+        #expect(queue.next(timeout: 0.01).isTimeout, "nothing went to the workflow")
+    }
+
+    @Test func anAnswerSentAheadIsHeldUntilItsQuestionAndNothingIsReadMeanwhile() {
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
+        // Sent while the workflow works (before ENTER_PIN), then a question for any state.
+        let fed = feed(queue, [Self.pin, #"{"cmd":"GET_API_LEVEL"}"#])
+        #expect(fed.wait(timeout: .now() + 0.3) == .timedOut, "SET_PIN is held, GET_API_LEVEL not read yet")
+        #expect(replies.names.isEmpty)
+        queue.note(.enterPIN(reader: Self.reader))
+        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 5) else {
+            Issue.record("the workflow should get SET_PIN at ENTER_PIN")
+            return
+        }
+        value.wipe()
+        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(replies.names == ["BAD_STATE"], "GET_API_LEVEL has no answer without InstantAnswers")
+    }
+
+    @Test func anAnswerHeldForAnotherQuestionGetsBadStateWhenThatQuestionComes() {
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
+        let fed = feed(queue, [#"{"cmd":"SET_CAN","value":"500540"}"#, Self.pin])
+        queue.note(.insertCard)
+        #expect(fed.wait(timeout: .now() + 0.3) == .timedOut, "INSERT_CARD asks nothing: still held")
+        queue.note(.enterPIN(reader: Self.reader))
+        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 5) else {
+            Issue.record("SET_CAN should get BAD_STATE and SET_PIN go to the workflow")
+            return
+        }
+        value.wipe()
+        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(replies.messages == [.badState(command: "SET_CAN")])
+    }
+
+    @Test func aHeldCommandIsDroppedWhenTheWorkflowEnds() {
+        let replies = Replies()
+        let queue = CommandQueue(reply: replies.append)
+        let fed = feed(queue, [Self.pin])
+        #expect(fed.wait(timeout: .now() + 0.2) == .timedOut)
+        queue.close()
+        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(replies.names.isEmpty)
     }
 }
 

@@ -21,7 +21,7 @@ final class RecordingSink: ConsoleSink, @unchecked Sendable {
             lines += new.map { (stream, $0) }
             return self.hook
         }
-        new.forEach { hook?($0) }
+        for line in new { hook?(line) }
     }
 
     func onLine(_ hook: @escaping @Sendable (String) -> Void) { lock.withLock { self.hook = hook } }
@@ -140,7 +140,7 @@ final class ManualClock: FaceClock, @unchecked Sendable {
 
     var delays: [Double] { lock.withLock { work.map(\.0) } }
 
-    func runAll() { lock.withLock { work }.forEach { $0.1() } }
+    func runAll() { for (_, run) in lock.withLock({ work }) { run() } }
 }
 
 /// Signals raised by the test. Like ProcessSignals, whose watch ends when it goes away, it holds
@@ -192,7 +192,7 @@ final class ManualSignals: SignalSource, @unchecked Sendable {
         }
     }
 
-    func raiseSuspend() { lock.withLock { watches }.forEach { $0.onSuspend?() } }
+    func raiseSuspend() { for watch in lock.withLock({ watches }) { watch.onSuspend?() } }
 }
 
 /// Exit statuses a context's `terminate` was called with.

@@ -64,6 +64,26 @@ import Glibc
         #expect(harness.sink.messages.contains("INVALID"))
     }
 
+    /// Commands are checked when they arrive, as AusweisApp2's: a SET_NEW_PIN sent ahead is held
+    /// while the workflow works, gets BAD_STATE at ENTER_PIN (not at ENTER_NEW_PIN), and the
+    /// lines after it are read only then.
+    @Test func commandsAreCheckedAgainstTheQuestionWhenTheyArrive() {
+        let harness = Harness(
+            input: ScriptedInput([
+                Self.newPIN, #"{"cmd":"GET_API_LEVEL"}"#, #"{"cmd":"ACCEPT"}"#, Self.pin, Self.newPIN,
+            ]))
+        #expect(run(harness) == ExitStatus.success)
+        #expect(
+            harness.sink.messages == [
+                "CHANGE_PIN", "READER", "ENTER_PIN", "BAD_STATE", "API_LEVEL", "BAD_STATE", "ENTER_NEW_PIN",
+                "CHANGE_PIN",
+            ])
+        #expect(harness.sink.output.contains(#"{"msg":"BAD_STATE","error":"SET_NEW_PIN"}"#))
+        #expect(harness.sink.output.contains(#"{"msg":"API_LEVEL","available":[1,2],"current":2}"#))
+        #expect(harness.sink.output.contains(#"{"msg":"BAD_STATE","error":"ACCEPT"}"#))
+        #expect(harness.card.passwords.pin == "654321")
+    }
+
     @Test func aStopSignalCancelsRestoresAndEndsWith130() throws {
         let input = ScriptedInput([], open: true)
         let harness = Harness(input: input)

@@ -39,6 +39,8 @@ import Workflows
     @Test func thePINsLineGoesThroughLockedZeroedBuffersIntoASecret() throws {
         let input = InspectingInput(#"{"cmd":"SET_PIN","value":"123456"}"#)
         let queue = CommandQueue(reply: { _ in })
+        // SET_PIN is taken at ENTER_PIN only.
+        queue.note(.enterPIN(reader: ReaderInfo(name: "R", keypad: false, card: .eID(CardInfo(retryCounter: 3)))))
         StandardInputReader(queue: queue, input: input, console: Console(sink: RecordingSink())).start()
         guard case .command(.setSecret(.pin, let value)) = queue.next(timeout: 5) else {
             Issue.record("no SET_PIN")

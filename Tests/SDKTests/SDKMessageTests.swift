@@ -190,3 +190,44 @@ import Testing
         }
     }
 }
+
+/// GET_API_LEVEL, SET_API_LEVEL and API_LEVEL, as AusweisApp2 1.26.2 answers them (its answers
+/// were recorded over its WebSocket: the same fields and error words).
+@Suite struct SDKAPILevelTests {
+    func command(_ line: String) -> SDKCommand? {
+        if case .command(let command) = SDKCommand.parse(Array(line.utf8)) { return command }
+        return nil
+    }
+
+    func request(_ line: String) -> APILevel.Request? {
+        if case .setAPILevel(let request)? = command(line) { return request }
+        return nil
+    }
+
+    @Test func levelsAreReadAsAusweisApp2ReadsThem() {
+        if case .getAPILevel? = command(#"{"cmd":"GET_API_LEVEL"}"#) {} else { Issue.record("GET_API_LEVEL") }
+        #expect(request(#"{"cmd":"SET_API_LEVEL","level":1}"#) == .level(1))
+        #expect(request(#"{"cmd":"SET_API_LEVEL","level":2.0}"#) == .level(2))
+        #expect(request(#"{"cmd":"SET_API_LEVEL","level":2.5}"#) == .fraction)
+        #expect(request(#"{"cmd":"SET_API_LEVEL","level":"2"}"#) == .invalid)
+        #expect(request(#"{"cmd":"SET_API_LEVEL","level":null}"#) == .invalid)
+        #expect(request(#"{"cmd":"SET_API_LEVEL"}"#) == .undefined)
+    }
+
+    @Test func setAnswersWithTheCurrentLevelOrWhyNot() {
+        #expect(APILevel.set(.level(1), current: 2).current == 1)
+        #expect(APILevel.set(.level(1), current: 2).message.jsonLine == #"{"msg":"API_LEVEL","current":1}"#)
+        let refused = [
+            (APILevel.Request.level(3), "Unknown level"), (.level(0), "Unknown level"), (.fraction, "Unknown level"),
+            (.invalid, "Invalid level"), (.undefined, "Level cannot be undefined"),
+        ]
+        for (request, error) in refused {
+            let (message, current) = APILevel.set(request, current: 1)
+            #expect(current == 1)
+            #expect(message.jsonLine == #"{"msg":"API_LEVEL","error":"\#(error)","current":1}"#)
+        }
+        #expect(
+            SDKMessage.apiLevel(error: nil, available: APILevel.available, current: APILevel.initial).jsonLine
+                == #"{"msg":"API_LEVEL","available":[1,2],"current":2}"#)
+    }
+}

@@ -343,7 +343,7 @@ final class ReactivePeer: ScriptedPeer {
     override func send(_ message: SDKMessage) {
         super.send(message)
         guard var lines = script[message.name], !lines.isEmpty else { return }
-        queue.feed(line: Array(lines.removeFirst().utf8))
+        feed(lines.removeFirst())
         script[message.name] = lines
     }
 

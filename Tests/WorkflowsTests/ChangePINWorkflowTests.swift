@@ -202,10 +202,7 @@ import Testing
         let workflow = ChangePINWorkflow(
             provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
             timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() })
-        let queue = peer.queue
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) {
-            queue.feed(line: Array(#"{"cmd":"CANCEL"}"#.utf8))
-        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { peer.feed(#"{"cmd":"CANCEL"}"#) }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
         let reader = peer.messages.compactMap { m -> ReaderInfo? in

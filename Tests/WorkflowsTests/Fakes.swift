@@ -6,22 +6,54 @@ import SmartCard
 
 @testable import Workflows
 
-/// A peer that answers from a script of commands and records every message.
-class ScriptedPeer: SDKPeer {
-    private(set) var messages: [SDKMessage] = []
-    let queue: CommandQueue
+/// A peer that answers from a script of commands, handed to the workflow in order whatever it
+/// asks (so the workflow's own answers to a wrong command are seen), and records every message.
+/// Lines that are not commands are answered at once; CANCEL comes first, as it acts at once.
+/// `feed` adds a line later, from any thread.
+// Unchecked: the state is guarded by `lock`.
+class ScriptedPeer: SDKPeer, @unchecked Sendable {
+    // Guarded by `lock`: `commands`, `cancelled`, `messages`.
+    private let lock = Lock()
+    private var recorded: [SDKMessage] = []
+    private var commands: [SDKCommand] = []
+    private var cancelled = false
+    private let endOfInput: Bool
 
     init(_ lines: [String], endOfInput: Bool = true) {
-        var replies: [SDKMessage] = []
-        queue = CommandQueue(reply: { replies.append($0) })
-        for line in lines { queue.feed(line: Array(line.utf8)) }
-        if endOfInput { queue.finish() }
-        messages += replies
+        self.endOfInput = endOfInput
+        lines.forEach(feed)
     }
 
-    func send(_ message: SDKMessage) { messages.append(message) }
-    func nextCommand(timeout: Double) -> PeerInput { queue.next(timeout: timeout) }
-    var isCancelled: Bool { queue.isCancelled }
+    func feed(_ line: String) {
+        let parsed = SDKCommand.parse(Array(line.utf8))
+        lock.withLock {
+            switch parsed {
+            case .rejected(let message): recorded.append(message)
+            case .command(.cancel): cancelled = true
+            case .command(let command): commands.append(command)
+            }
+        }
+    }
+
+    var messages: [SDKMessage] { lock.withLock { recorded } }
+
+    func send(_ message: SDKMessage) { lock.withLock { recorded.append(message) } }
+
+    func nextCommand(timeout: Double) -> PeerInput {
+        let deadline = Deadline(secondsFromNow: timeout)
+        while true {
+            let next: PeerInput? = lock.withLock {
+                if cancelled { return .command(.cancel) }
+                if !commands.isEmpty { return .command(commands.removeFirst()) }
+                return endOfInput ? .endOfInput : nil
+            }
+            if let next { return next }
+            if deadline.hasPassed { return .timedOut }
+            usleep(10_000)
+        }
+    }
+
+    var isCancelled: Bool { lock.withLock { cancelled } }
 
     var names: [String] { messages.map(\.name) }
 }

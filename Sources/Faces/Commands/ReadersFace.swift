@@ -9,12 +9,12 @@ import Glibc
 /// `eid readers`: the table (or READER_LIST), or with `watch` every change (READER messages)
 /// until a stop signal.
 public struct ReadersFace {
-    let context: FaceContext
-    let json: Bool
+    let session: FaceSession
+    var context: FaceContext { session.context }
+    var json: Bool { session.json }
 
     public init(context: FaceContext, json: Bool) {
-        self.context = context
-        self.json = json
+        session = FaceSession(context: context, json: json)
     }
 
     /// Lists once; returns the exit status.
@@ -43,10 +43,8 @@ public struct ReadersFace {
     public func watch() -> Int32 {
         let console = context.console
         let provider: any CardReaderProvider
-        do {
-            provider = try context.readers.open()
-        } catch {
-            return console.report(FailureReason(readerError: CardError(error)))
+        do { provider = try session.openReaders() } catch {
+            return console.report(error.reason)
         }
         let cancelWait = CancelWait(provider)
         let stop = context.signals.watch([SIGINT, SIGTERM], onStop: { _ in cancelWait() }, onSuspend: nil)

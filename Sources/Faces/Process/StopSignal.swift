@@ -42,7 +42,7 @@ final class StopSignal: @unchecked Sendable {
     }
 
     deinit {
-        sources.forEach { $0.cancel() }
+        for source in sources { source.cancel() }
         for sig in numbers { Glibc.signal(sig, SIG_DFL) }
     }
 }

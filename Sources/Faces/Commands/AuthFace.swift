@@ -114,56 +114,36 @@ public struct AuthFace {
         case .success(let connected): (tcToken, transport) = connected
         case .failure(let failure): return endEarly(failure.reason, url: failure.url, opened: options.json)
         }
-        let provider: any CardReaderProvider
+        let session: FaceSession.Wired
         do {
-            provider = try context.readers.open()
+            session = try FaceSession(context: context, json: options.json).wire(transportPIN: false) {
+                AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
+            }
         } catch {
-            return console.report(FailureReason(readerError: CardError(error)))
+            return console.report(error.reason)
         }
-        let cancelWait = CancelWait(provider)
-
-        var peer: SDKPeer
-        let stdinReader: StandardInputReader?
-        let interruption: Interruption
-        if options.json && !context.input.isTerminal {
-            let input = JSONCommandInput(context: context, cancelWait: cancelWait)
-            (peer, stdinReader, interruption) = (input.peer, input.reader, input.interruption)
-        } else {
-            guard let device = context.terminal() else { return console.report(.noTerminal) }
-            let terminal = TerminalInput(device: device)
-            let face = TerminalFace(terminal: terminal, transportPIN: false)
-            let facePeer = FacePeer(
-                output: options.json ? .json : .sentences(face), input: .terminal(face), console: console)
-            peer =
-                options.json
-                ? facePeer
-                : AuthTerminalPeer(
-                    inner: facePeer, terminal: terminal, console: console, yes: options.yes, deny: options.deny)
-            stdinReader = nil
-            interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
-        }
-
+        var peer = session.peer
         var status: StatusReport?
         if options.json {
             status = StatusReport(inner: peer, opened: true)
             peer = status!
         }
-        let csca = trust.csca
         let workflow = AuthWorkflow(
             configuration: .init(
                 tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, linkCertificates: trust.links,
-                date: trust.date, csca: csca),
-            provider: provider, peer: peer, transport: transport,
+                date: trust.date, csca: trust.csca),
+            provider: session.provider, peer: peer, transport: transport,
             refreshClient: transport as? RefreshAddressClient, readerName: options.reader,
-            timeouts: .init(card: options.timeout, input: options.timeout),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+            timeouts: .init(card: options.timeout, input: options.timeout))
         if let status { workflow.onProgress = status.report }
-        stdinReader?.start()
-        let result = withExtendedLifetime(interruption) { workflow.run() }
-        if options.open && !interruption.isStopped { open(result.url) }
+        let result = session.run { startInput in
+            startInput()
+            return workflow.run()
+        }
+        if options.open && !session.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else { return ExitStatus.success }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if interruption.isStopped { return console.report(.interrupted, quiet: true) }
+        if session.isStopped { return console.report(.interrupted, quiet: true) }
         return console.report(reason, quiet: options.json && reason.isCancellation)
     }
 

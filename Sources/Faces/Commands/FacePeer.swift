@@ -21,7 +21,7 @@ public final class FacePeer: SDKPeer {
     let output: Output
     let input: Input
     let console: Console
-    /// Sees every message before it goes out.
+    /// Sees every message once it has gone out (so what it triggers comes after it).
     public var observe: (SDKMessage) -> Void = { _ in }
 
     public init(output: Output, input: Input, console: Console) {
@@ -31,13 +31,13 @@ public final class FacePeer: SDKPeer {
     }
 
     public func send(_ message: SDKMessage) {
-        observe(message)
         switch output {
         case .json:
             console.json(message)
         case .sentences(let face):
             if let line = face.render(message) { console.out(line) }
         }
+        observe(message)
         // The terminal input learns which secret to ask for from the ENTER_* messages, after
         // the sentence for the message was rendered from what it knew before.
         if case .terminal(let face) = input { face.note(message) }

@@ -1,0 +1,75 @@
+import SDK
+import SmartCard
+import Workflows
+
+/// One face session: the wiring every workflow's face shares. It opens the readers, joins the
+/// output and the input into the peer the workflow talks to (the JSON face with commands from the
+/// context's input when `json` and that input is not a terminal, else prompts on the terminal),
+/// and watches the stop signals. It takes its input and output as values (`FaceContext`), never
+/// process globals, so `eid serve` can make one per browser request or SDK connection.
+public struct FaceSession {
+    public let context: FaceContext
+    public let json: Bool
+
+    public init(context: FaceContext, json: Bool) {
+        self.context = context
+        self.json = json
+    }
+
+    /// A wired session, ready to run a workflow.
+    public struct Wired {
+        public let provider: any CardReaderProvider
+        public let peer: SDKPeer
+        let commands: JSONCommandInput?
+        let interruption: Interruption
+
+        /// Whether a stop signal arrived.
+        public var isStopped: Bool { interruption.isStopped }
+
+        /// Runs `body` (the workflow) with the stop signals watched; `body` starts the input
+        /// with the function it is given once its first message is out, so that message is
+        /// always the first line. A command still held when `body` returns is dropped.
+        public func run<T>(_ body: (_ startInput: () -> Void) -> T) -> T {
+            defer { commands?.queue.close() }
+            return withExtendedLifetime(interruption) { body { commands?.reader.start() } }
+        }
+    }
+
+    /// Why a session could not be wired: a FailureReason for the caller to say (a typed
+    /// wrapper, so it can be thrown).
+    public struct Failure: Error {
+        public var reason: FailureReason
+    }
+
+    /// The readers.
+    public func openReaders() throws(Failure) -> any CardReaderProvider {
+        do {
+            return try context.readers.open()
+        } catch {
+            throw Failure(reason: FailureReason(readerError: CardError(error)))
+        }
+    }
+
+    /// Opens the readers and wires the input. `transportPIN`: the terminal may ask for the
+    /// 5-digit transport PIN. `terminalPeer` wraps the peer of the terminal face (sentences and
+    /// prompts), e.g. with what an authentication shows and asks before the card.
+    public func wire(
+        transportPIN: Bool = true, terminalPeer: (FacePeer, TerminalInput) -> SDKPeer = { peer, _ in peer }
+    ) throws(Failure) -> Wired {
+        let provider = try openReaders()
+        let cancelWait = CancelWait(provider)
+        if json && !context.input.isTerminal {
+            let commands = JSONCommandInput(context: context, cancelWait: cancelWait)
+            return Wired(
+                provider: provider, peer: commands.peer, commands: commands, interruption: commands.interruption)
+        }
+        guard let device = context.terminal() else { throw Failure(reason: .noTerminal) }
+        let terminal = TerminalInput(device: device)
+        let face = TerminalFace(terminal: terminal, transportPIN: transportPIN)
+        let peer = FacePeer(output: json ? .json : .sentences(face), input: .terminal(face), console: context.console)
+        let interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
+        return Wired(
+            provider: provider, peer: json ? peer : terminalPeer(peer, terminal), commands: nil,
+            interruption: interruption)
+    }
+}

@@ -1,0 +1,16 @@
+import SDK
+import SmartCard
+
+extension ChangePINWorkflow {
+    /// Change PIN with an eID card's own PIN operations (`EIDCardSession`: PACE, then the PIN
+    /// commands), as every face runs it; tests give other card sessions through the designated
+    /// initializer.
+    public convenience init(
+        provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil,
+        timeouts: WorkflowTimeouts = WorkflowTimeouts()
+    ) {
+        self.init(
+            provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
+            openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
+    }
+}
