@@ -18,8 +18,8 @@ case $package in
     *) echo "build-deb.sh: unknown package $package (eid or eid-testserver)" >&2; exit 64 ;;
 esac
 # The project's one version (eid --version prints it; eid-testserver has no --version).
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/Workflows/WorkflowVersion.swift")
-[ -n "$version" ] || { echo "build-deb.sh: no version in Sources/Workflows/WorkflowVersion.swift" >&2; exit 1; }
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/Online/EIDVersion.swift")
+[ -n "$version" ] || { echo "build-deb.sh: no version in Sources/Online/EIDVersion.swift" >&2; exit 1; }
 arch=$(dpkg --print-architecture)
 stage=$(mktemp -d)
 chmod 755 "$stage"
