@@ -28,3 +28,8 @@ var memoryLockAllowed: Bool {
     guard getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 else { return false }
     return limit.rlim_cur > 0
 }
+
+/// Whether a sanitizer runtime (ASan, TSan) is in this process: sanitizer_common replaces `mlock`
+/// with a no-op that answers success (`make sanitize`), so no page is locked there and the kernel's
+/// flag cannot be checked.
+let sanitizerReplacesMlock: Bool = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
