@@ -168,7 +168,9 @@ let package = Package(
         ),
 
         .testTarget(name: "OrderedJSONTests", dependencies: ["OrderedJSON"]),
-        .testTarget(name: "SmartCardTests", dependencies: ["SmartCard"]),
+        // Whether pages are locked into RAM (/proc/self/smaps), for the tests of the secrets' memory.
+        .target(name: "LockedPages", path: "Tests/LockedPages"),
+        .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "LockedPages"]),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC"]),
         // The published test vectors and their loader, shared by the crypto and EAC tests.
         .target(
@@ -186,7 +188,9 @@ let package = Package(
             name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard", "TestPKI"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
-        .testTarget(name: "OnlineTests", dependencies: ["Online", "SmartCard"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "OnlineTests", dependencies: ["Online", "SmartCard", "LockedPages"], resources: [.copy("Fixtures")]
+        ),
         // Against independent peers: openssl s_server and a Python https server, on loopback; and
         // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
         .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows"]),
@@ -200,6 +204,7 @@ let package = Package(
             name: "FacesTests",
             dependencies: [
                 "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
+                "LockedPages",
             ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.

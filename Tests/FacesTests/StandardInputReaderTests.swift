@@ -1,4 +1,5 @@
 import Faces
+import LockedPages
 import SDK
 import SmartCard
 import Testing

@@ -1,4 +1,5 @@
 import Glibc
+import LockedPages
 import Testing
 
 @testable import Online
@@ -61,11 +62,4 @@ import Testing
         _ = try TcToken.parse(Self.document(psk: Self.hex))
         #expect(XMLTreeParser.wipesFreedMemory)
     }
-}
-
-/// Whether this process may lock any memory at all (RLIMIT_MEMLOCK above zero).
-private var memoryLockAllowed: Bool {
-    var limit = rlimit()
-    guard getrlimit(__rlimit_resource_t(__RLIMIT_MEMLOCK.rawValue), &limit) == 0 else { return false }
-    return limit.rlim_cur > 0
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LockedPages
 import Testing
 
 @testable import SmartCard
