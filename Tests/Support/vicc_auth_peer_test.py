@@ -247,16 +247,22 @@ class Attempt:
                 pass
         if self.app:
             self.app.stop()
-        if self.card:
-            self.card.stop()
-            try:
-                EmulatedCard.wait_for_card(self.bin_dir, self.reader, present=False)
-            except PeerError as error:
-                print(f"  {error}", flush=True)
-        if self.server:
-            self.server.stop()
-        if self.other:
-            shutil.rmtree(self.other, ignore_errors=True)
+        release(self.bin_dir, self.reader, self.card, self.server, self.other)
+
+
+def release(bin_dir, reader, card, server, other):
+    """After a case: vicc stopped and seen gone by pcscd (so that the next may plug in), the server
+    stopped, the other directory removed; each where there is one."""
+    if card:
+        card.stop()
+        try:
+            EmulatedCard.wait_for_card(bin_dir, reader, present=False)
+        except PeerError as error:
+            print(f"  {error}", flush=True)
+    if server:
+        server.stop()
+    if other:
+        shutil.rmtree(other, ignore_errors=True)
 
 
 def main():

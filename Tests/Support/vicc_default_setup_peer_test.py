@@ -34,14 +34,13 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import PeerError, SDKClient, env_readers, run_cases_apart, run_main  # noqa: E402
-from vicc_auth_peer_test import (PIN, TIMEOUT, EmulatedCard, OwnPKIServer, authenticate,  # noqa: E402
+from vicc_auth_peer_test import (PIN, TIMEOUT, EmulatedCard, OwnPKIServer, authenticate, release,  # noqa: E402
                                  start_ausweisapp2)
 
 MAJOR = "http://www.bsi.bund.de/ecard/api/1.1/resultmajor#"
@@ -182,16 +181,7 @@ class Attempt:
             print("  vicc (standard error):\n" + self.card.errors())
 
     async def finish(self):
-        if self.card:
-            self.card.stop()
-            try:
-                EmulatedCard.wait_for_card(self.bin_dir, self.reader, present=False)
-            except PeerError as error:
-                print(f"  {error}", flush=True)
-        if self.server:
-            self.server.stop()
-        if self.other:
-            shutil.rmtree(self.other, ignore_errors=True)
+        release(self.bin_dir, self.reader, self.card, self.server, self.other)
 
 
 def main():
