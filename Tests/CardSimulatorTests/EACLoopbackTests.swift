@@ -47,6 +47,23 @@ struct LoopbackPKI {
             effectiveDate: d(2026, 11, 20), expirationDate: terminalExpires ?? d(2026, 12, 20)
         ).signed(by: dvKey.privateKey, algorithm: .ecdsaSHA256)
     }
+
+    /// The card's Chip Authentication key and protocol, from EF.CardSecurity read over `secure` and
+    /// verified under the simulator's TEST CSCA.
+    static func chipAuthenticationSelection(_ secure: SecureMessaging) throws -> ChipAuthentication.Selection {
+        try ChipAuthentication.select(
+            from: try PassiveAuthentication.verify(
+                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+    }
+
+    /// Terminal Authentication over `secure` with this PKI's DV and terminal, for `ephemeralKey`.
+    func authenticateTerminal(on secure: SecureMessaging, idPICC: [UInt8], ephemeralKey: ECPoint) throws {
+        let ta = TerminalAuthentication(channel: secure)
+        try ta.importCertificates([dv, terminal], cardTrustPoints: ["DETESTCVCA00001"])
+        try ta.authenticate(
+            terminal: terminal, idPICC: idPICC, challenge: try ta.getChallenge(), ephemeralKey: ephemeralKey,
+            auxiliaryData: nil, signer: KeyTerminalSigner(privateKey: terminalKey.privateKey, algorithm: .ecdsaSHA256))
+    }
 }
 
 /// eid's terminal side (PACE with a CHAT, TA, passive authentication, CA) against the software
@@ -119,16 +136,9 @@ struct LoopbackPKI {
     /// the keys and finds the token right.
     @Test func chipAuthenticationWithTheServersKeyGivesNonceAndToken() throws {
         let (paceResult, secure) = try pace()
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         let server = try ECKeyPair.generate(group: selection.publicKey.group)
-        let ta = TerminalAuthentication(channel: secure)
-        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
-        try ta.authenticate(
-            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
-            ephemeralKey: server.publicKey, auxiliaryData: nil,
-            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        try pki.authenticateTerminal(on: secure, idPICC: paceResult.idPICC, ephemeralKey: server.publicKey)
         let answer = try ChipAuthentication(channel: secure).runWithServerKey(
             selection: selection, serverKey: server.publicKey)
         #expect(card.withContext { $0.session.eacAccess.chipAuthenticated })
@@ -141,9 +151,7 @@ struct LoopbackPKI {
     /// Without Terminal Authentication the card refuses Chip Authentication: `refused`, naming the step.
     @Test func chipAuthenticationWithTheServersKeyBeforeTAIsRefused() throws {
         let (_, secure) = try pace()
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         let server = try ECKeyPair.generate(group: selection.publicKey.group)
         #expect {
             try ChipAuthentication(channel: secure).runWithServerKey(selection: selection, serverKey: server.publicKey)
@@ -161,16 +169,9 @@ struct LoopbackPKI {
         card.withContext { $0.trustAnchors = [pki.cvca] }
         let paceCHAT = CHAT(role: .terminal, rights: [.readDG1, .readDG4, .readDG8, .readDG9])
         let (paceResult, secure) = try pace(chat: paceCHAT)
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         let ephemeral = try ECKeyPair.generate(group: selection.publicKey.group)
-        let ta = TerminalAuthentication(channel: secure)
-        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
-        try ta.authenticate(
-            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
-            ephemeralKey: ephemeral.publicKey, auxiliaryData: nil,
-            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        try pki.authenticateTerminal(on: secure, idPICC: paceResult.idPICC, ephemeralKey: ephemeral.publicKey)
         #expect(card.withContext { $0.session.eacAccess.effectiveCHAT?.accessRights } == [.readDG4, .readDG8])
         _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
         #expect(try secure.transmit(.selectApplication(EIDFile.eIDApplicationID)).statusWord == .success)
@@ -198,20 +199,13 @@ struct LoopbackPKI {
             channel: channel, paceInfo: try infos.runnablePACEInfo(), password: .pin("123456"),
             chat: Self.chat.encoded
         ).establishSecureMessaging()
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         let expected = try ECKeyPair(group: group, privateScalar: scalar).publicKey
         #expect(selection.publicKey == expected)
         #expect(selection.publicKey != SimulatorSecurityInfos.chipAuthentication.staticKey.publicKey)
 
         let ephemeral = try ECKeyPair.generate(group: group)
-        let ta = TerminalAuthentication(channel: secure)
-        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
-        try ta.authenticate(
-            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
-            ephemeralKey: ephemeral.publicKey, auxiliaryData: nil,
-            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        try pki.authenticateTerminal(on: secure, idPICC: paceResult.idPICC, ephemeralKey: ephemeral.publicKey)
         _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
         #expect(card.withContext { $0.session.eacAccess.chipAuthenticated })
     }
@@ -244,9 +238,7 @@ struct LoopbackPKI {
         }
         #expect(card.withContext { $0.session.eacAccess } == EACAccess())
         // CA is then refused: 6985.
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         #expect(throws: ChipAuthenticationError.refused(step: .generalAuthenticate, .conditionsNotSatisfied)) {
             try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
         }

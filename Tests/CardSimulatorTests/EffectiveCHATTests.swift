@@ -31,16 +31,9 @@ import Testing
             channel: channel, paceInfo: try infos.runnablePACEInfo(), password: password, chat: chat?.encoded
         ).establishSecureMessaging()
         guard let pki else { return secure }
-        let selection = try ChipAuthentication.select(
-            from: try PassiveAuthentication.verify(
-                try PassiveAuthentication.readCardSecurity(secure), csca: SimulatorTestPKI.csca))
+        let selection = try LoopbackPKI.chipAuthenticationSelection(secure)
         let ephemeral = try ECKeyPair.generate(group: selection.publicKey.group)
-        let ta = TerminalAuthentication(channel: secure)
-        try ta.importCertificates([pki.dv, pki.terminal], cardTrustPoints: ["DETESTCVCA00001"])
-        try ta.authenticate(
-            terminal: pki.terminal, idPICC: paceResult.idPICC, challenge: try ta.getChallenge(),
-            ephemeralKey: ephemeral.publicKey, auxiliaryData: nil,
-            signer: KeyTerminalSigner(privateKey: pki.terminalKey.privateKey, algorithm: .ecdsaSHA256))
+        try pki.authenticateTerminal(on: secure, idPICC: paceResult.idPICC, ephemeralKey: ephemeral.publicKey)
         _ = try ChipAuthentication(channel: secure).run(selection: selection, ephemeralKey: ephemeral)
         return secure
     }
