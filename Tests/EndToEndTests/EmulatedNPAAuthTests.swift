@@ -17,6 +17,16 @@ extension ThroughPCSCD {
         static let answers =
             #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"\#(EmulatedNPA.pin)"}"# + "\n"
 
+        /// `eid auth --json --trust-cvca DIR/cvca.cvcert` (and `extra`) against `pki`'s server
+        /// through `reader`, answering with `answers`.
+        static func eidAuth(_ pki: OwnPKIServer, reader: String, _ extra: [String] = []) throws -> RunResult {
+            try runTool(
+                "eid",
+                ["auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert"] + extra
+                    + ["--reader", reader, pki.origin + "/tctoken"],
+                stdin: answers, timeout: 90)
+        }
+
         @Test func eidAuthenticatesTheEmulatorTrustingTheServersOwnPKI() throws {
             let pki = try OwnPKIServer()
             defer { pki.stop() }
@@ -25,13 +35,7 @@ extension ThroughPCSCD {
                     reader: reader, port: port,
                     options: EmulatedNPA.options(trustingPKI: pki.dir) + ["--datasetfile", pki.dataset])
                 defer { card.stop() }
-                let auth = try runTool(
-                    "eid",
-                    [
-                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
-                        pki.origin + "/tctoken",
-                    ],
-                    stdin: Self.answers, timeout: 90)
+                let auth = try Self.eidAuth(pki, reader: reader)
                 let result = try pki.result()
                 #expect(auth.status == 0, "eid: \(auth.stderr)\nvicc: \(card.stop().1)\nresult: \(result)")
                 #expect(auth.stdoutLines.last?.contains("resultmajor#ok") == true)
@@ -57,13 +61,7 @@ extension ThroughPCSCD {
                 let card = try EmulatedNPA(
                     reader: reader, port: port, options: EmulatedNPA.options(trustingCVCAOf: pki.dir))
                 defer { card.stop() }
-                let auth = try runTool(
-                    "eid",
-                    [
-                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
-                        pki.origin + "/tctoken",
-                    ],
-                    stdin: Self.answers, timeout: 90)
+                let auth = try Self.eidAuth(pki, reader: reader)
                 let result = try pki.result()
                 let last = auth.stdoutLines.last ?? ""
                 #expect(auth.status != 0)
@@ -89,16 +87,11 @@ extension ThroughPCSCD {
         @Test func withCSCAeidVerifiesEFCardSecurityItself() throws {
             let pki = try OwnPKIServer()
             defer { pki.stop() }
-            let arguments = [
-                "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--csca", pki.dir + "/csca.cer",
-            ]
             try E2E.pool.withReader { reader, port in
                 let card = try EmulatedNPA(
                     reader: reader, port: port, options: EmulatedNPA.options(trustingCVCAOf: pki.dir))
                 defer { card.stop() }
-                let auth = try runTool(
-                    "eid", arguments + ["--reader", reader, pki.origin + "/tctoken"], stdin: Self.answers,
-                    timeout: 90)
+                let auth = try Self.eidAuth(pki, reader: reader, ["--csca", pki.dir + "/csca.cer"])
                 let last = auth.stdoutLines.last ?? ""
                 #expect(auth.status != 0)
                 #expect(last.contains("Cannot_Confirm_IdCard_Authenticity"), "\(last)")
@@ -110,9 +103,7 @@ extension ThroughPCSCD {
                     reader: reader, port: port,
                     options: EmulatedNPA.options(trustingPKI: pki.dir) + ["--datasetfile", pki.dataset])
                 defer { card.stop() }
-                let auth = try runTool(
-                    "eid", arguments + ["--reader", reader, pki.origin + "/tctoken"], stdin: Self.answers,
-                    timeout: 90)
+                let auth = try Self.eidAuth(pki, reader: reader, ["--csca", pki.dir + "/csca.cer"])
                 let result = try pki.result()
                 #expect(auth.status == 0, "eid: \(auth.stderr)\nresult: \(result)")
                 #expect(result.contains(#""passiveAuthentication":"verified""#), "\(result)")
@@ -132,13 +123,7 @@ extension ThroughPCSCD {
                 options[1] = other + "/cvca.cvcert"
                 let card = try EmulatedNPA(reader: reader, port: port, options: options)
                 defer { card.stop() }
-                let auth = try runTool(
-                    "eid",
-                    [
-                        "auth", "--json", "--trust-cvca", pki.dir + "/cvca.cvcert", "--reader", reader,
-                        pki.origin + "/tctoken",
-                    ],
-                    stdin: Self.answers, timeout: 90)
+                let auth = try Self.eidAuth(pki, reader: reader)
                 #expect(auth.status != 0)
                 #expect(auth.stdoutLines.last?.contains("resultmajor#error") == true, "\(auth.stdout)")
                 #expect(try pki.result().hasPrefix(#"{"ok":false"#))
