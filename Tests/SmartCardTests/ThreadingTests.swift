@@ -35,34 +35,26 @@ import Testing
     @Test func aLockKeepsCountsWhole() {
         let lock = Lock()
         let state = Box()
-        let finished = Condition()
-        let threads = 4
-        for _ in 0..<threads {
-            DetachedThread.start {
-                for _ in 0..<10_000 { lock.withLock { state.count += 1 } }
-                finished.lock()
-                state.finished += 1
-                finished.broadcast()
-                finished.unlock()
-            }
-        }
-        let deadline = Deadline(secondsFromNow: 10)
-        finished.lock()
-        while state.finished < threads && !deadline.hasPassed { finished.wait(seconds: 0.5) }
-        finished.unlock()
-        #expect(lock.withLock { state.count } == threads * 10_000)
+        Self.onThreads(4) { lock.withLock { state.count += 1 } }
+        #expect(lock.withLock { state.count } == 4 * 10_000)
     }
 
     /// `Locked`, the `Mutex`-shaped value on the same lock: concurrent updates all land, and a
     /// condition's waiters see the state of the thread that broadcast.
     @Test func aLockedValueKeepsCountsWhole() {
         let count = Locked(0)
+        Self.onThreads(4) { count.withLock { $0 += 1 } }
+        #expect(count.withLock { $0 } == 4 * 10_000)
+    }
+
+    /// Runs `step` 10,000 times on each of `threads` detached threads and waits (at most 10 s) until
+    /// every thread has said it finished under a condition.
+    private static func onThreads(_ threads: Int, _ step: @escaping @Sendable () -> Void) {
         let finished = Condition()
         let state = Box()
-        let threads = 4
         for _ in 0..<threads {
             DetachedThread.start {
-                for _ in 0..<10_000 { count.withLock { $0 += 1 } }
+                for _ in 0..<10_000 { step() }
                 finished.lock()
                 state.finished += 1
                 finished.broadcast()
@@ -73,7 +65,6 @@ import Testing
         finished.lock()
         while state.finished < threads && !deadline.hasPassed { finished.wait(seconds: 0.5) }
         finished.unlock()
-        #expect(count.withLock { $0 } == threads * 10_000)
     }
 
     private final class Box: @unchecked Sendable {
