@@ -214,7 +214,7 @@ _eid_auth() {
     repeating_flags=()
     non_repeating_flags=(--json --simulator --test-pki --yes --open --version -h --help)
     repeating_options=(--trust-cvca --deny)
-    non_repeating_options=(--reader --csca --timeout)
+    non_repeating_options=(--reader --csca --pinentry --timeout)
     __eid_offer_flags_options 1
 
     # Offer option value completions
@@ -229,6 +229,9 @@ _eid_auth() {
         return
         ;;
     '--deny')
+        return
+        ;;
+    '--pinentry')
         return
         ;;
     '--timeout')

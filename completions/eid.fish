@@ -27,7 +27,7 @@ function __eid_parse_tokens -S
         case 'change-pin'
             __eid_parse_subcommand 0 'json' 'simulator' 'reader=' 'timeout=' 'version' 'h/help'
         case 'auth'
-            __eid_parse_subcommand 1 'json' 'simulator' 'reader=' 'trust-cvca=+' 'csca=' 'test-pki' 'yes' 'deny=+' 'open' 'timeout=' 'version' 'h/help'
+            __eid_parse_subcommand 1 'json' 'simulator' 'reader=' 'trust-cvca=+' 'csca=' 'test-pki' 'yes' 'deny=+' 'open' 'pinentry=' 'timeout=' 'version' 'h/help'
         case 'help'
             __eid_parse_subcommand -r 1 'version'
         end
@@ -109,6 +109,7 @@ complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid a
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" yes' -l 'yes' -d 'Proceed without asking (the requested data is still shown).'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth"' -l 'deny' -d 'Do not send this optional right (SDK name, e.g. FamilyName); repeatable.' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" open' -l 'open' -d 'At the end, open the address to continue at (https only) with xdg-open.'
+complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" pinentry' -l 'pinentry' -d 'With no terminal, ask through this pinentry program (e.g. pinentry-gnome3; GPG_TTY for a terminal one).' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" timeout' -l 'timeout' -d 'Seconds to wait for a card, and for each answer.' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" version' -l 'version' -d 'Show the version.'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid auth" h help' -s 'h' -l 'help' -d 'Show help information.'

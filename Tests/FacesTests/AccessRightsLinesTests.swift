@@ -12,7 +12,7 @@ import Testing
         let info = AccessRightsInfo(
             effective: ["GivenNames", "FamilyName"], optional: ["FamilyName", "DateOfBirth"],
             required: ["GivenNames", "PlaceOfBirth"])
-        let lines = AuthTerminalPeer.describe(info)
+        let lines = AuthReviewPeer.describe(info)
         #expect(lines.contains("  \(AccessRight.readDG4) (required)"))
         #expect(lines.contains("  \(AccessRight.readDG9) (required, not shared)"))
         #expect(lines.contains("  \(AccessRight.readDG5) (optional)"))

@@ -21,10 +21,12 @@ public struct AuthFace {
         public var deny: [String]
         /// Hand the address to continue at to the opener (`xdg-open`) at the end.
         public var open: Bool
+        /// Who asks when there is no terminal (nil: nobody, the authentication fails).
+        public var pinentry: PinentryProgram?
 
         public init(
             json: Bool, reader: String? = nil, timeout: Double = 600, yes: Bool = false, deny: [String] = [],
-            open: Bool = false
+            open: Bool = false, pinentry: PinentryProgram? = nil
         ) {
             self.json = json
             self.reader = reader
@@ -32,6 +34,7 @@ public struct AuthFace {
             self.yes = yes
             self.deny = deny
             self.open = open
+            self.pinentry = pinentry
         }
     }
 
@@ -116,9 +119,9 @@ public struct AuthFace {
         }
         let session: FaceSession.Wired
         do {
-            session = try FaceSession(context: context, json: options.json).wire(transportPIN: false) {
-                AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
-            }
+            session = try FaceSession(context: context, json: options.json, pinentry: options.pinentry).wire(
+                transportPIN: false, title: "eid: online authentication"
+            ) { AuthReviewPeer(inner: $0, person: $1, console: console, yes: options.yes, deny: options.deny) }
         } catch {
             return console.report(error.reason)
         }

@@ -18,7 +18,10 @@ import Glibc
 final class Interruption: Sendable {
     private let watch: any SignalWatch
 
-    init(context: FaceContext, terminal: TerminalInput?, queue: CommandQueue?, cancelWait: CancelWait) {
+    init(
+        context: FaceContext, terminal: TerminalInput? = nil, queue: CommandQueue? = nil,
+        pinentry: PinentryFace? = nil, cancelWait: CancelWait
+    ) {
         let console = context.console
         let clock = context.clock
         let terminate = context.terminate
@@ -28,6 +31,7 @@ final class Interruption: Sendable {
             [SIGINT, SIGTERM, SIGQUIT, SIGHUP],
             onStop: { _ in
                 terminal?.interrupt()
+                pinentry?.interrupt()
                 queue?.cancel()
                 cancelWait()
                 clock.schedule(after: ChangePINFace.interruptGrace) {

@@ -1,0 +1,35 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Which pinentry program asks, and how: `eid serve --pinentry PROGRAM` (default `pinentry`,
+/// which Debian's alternatives point at pinentry-gnome3, -qt or -curses). A terminal pinentry
+/// (pinentry-curses, pinentry-tty) draws on the terminal named by `GPG_TTY`, as gpg-agent tells it.
+public struct PinentryProgram: Sendable, Equatable {
+    /// The program, looked up on PATH.
+    public var program: String
+    /// Seconds to wait for an answer to a command that asks nobody (the greeting, SETDESC, …).
+    public var replyTimeout: Double
+    /// OPTION ttyname and ttytype: the terminal a terminal pinentry draws on, and its type.
+    public var ttyName: String?
+    public var ttyType: String?
+
+    public init(program: String = "pinentry", replyTimeout: Double = 10, ttyName: String? = nil, ttyType: String? = nil)
+    {
+        self.program = program
+        self.replyTimeout = replyTimeout
+        self.ttyName = ttyName
+        self.ttyType = ttyType
+    }
+
+    /// `program` with the terminal of `GPG_TTY` and `TERM`, as gpg-agent passes them.
+    public static func fromEnvironment(program: String = "pinentry") -> PinentryProgram {
+        PinentryProgram(program: program, ttyName: Self.variable("GPG_TTY"), ttyType: Self.variable("TERM"))
+    }
+
+    private static func variable(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,51 @@
+import Faces
+import Testing
+import Workflows
+
+/// `eid auth` in process with no terminal: with a pinentry program (a scripted Assuan peer) the
+/// session asks through it, CONFIRM first with the service and the data, then GETPIN; without
+/// one it fails as before.
+@Suite struct AuthPinentryFaceTests {
+    func run(_ harness: Harness, server: InProcessEIDServer, pinentry: PinentryProgram?) -> Int32 {
+        AuthFace(
+            context: harness.context, options: .init(json: false, timeout: 10, pinentry: pinentry),
+            trust: AuthFaceTests.trust, connect: server.connect
+        ).run(url: InProcessEIDServer.tcTokenURL)
+    }
+
+    @Test func withoutATerminalThePinentryConfirmsAndGivesThePIN() throws {
+        let script = try PinentryFaceTests.ScriptedPinentry(getpin: "echo 'D 123456'; echo OK")
+        let server = try InProcessEIDServer()
+        let harness = Harness()
+        let status = run(harness, server: server, pinentry: PinentryProgram(program: script.program))
+        #expect(status == ExitStatus.success, "\(harness.sink.error)")
+        #expect(try #require(server.result).ok)
+        let sent = script.received
+        let confirm = try #require(sent.firstIndex(of: "CONFIRM"))
+        let getpin = try #require(sent.firstIndex(of: "GETPIN"))
+        #expect(confirm < getpin)
+        let description = try #require(sent[..<confirm].last { $0.hasPrefix("SETDESC ") })
+        #expect(description.hasPrefix("SETDESC Service: "))
+        #expect(description.contains("%0AThe service asks to read:%0A"))
+        #expect(description.hasSuffix("%0A%0AProceed?"))
+        #expect(sent.contains("SETTITLE eid: online authentication"))
+        #expect(!harness.sink.output.joined().contains("123456"))
+    }
+
+    @Test func cancelAtTheConfirmationSendsNothing() throws {
+        let script = try PinentryFaceTests.ScriptedPinentry(confirm: "echo 'ERR 83886179 Operation cancelled'")
+        let server = try InProcessEIDServer()
+        let harness = Harness()
+        #expect(
+            run(harness, server: server, pinentry: PinentryProgram(program: script.program)) == ExitStatus.cancelled)
+        #expect(!script.received.contains("GETPIN"))
+        #expect(harness.sink.error == ["eid: cancelled; no data was sent to the service"])
+        #expect(server.result?.ok != true)
+    }
+
+    @Test func withoutATerminalOrPinentryNothingIsAsked() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness()
+        #expect(run(harness, server: server, pinentry: nil) == ExitStatus.usage)
+    }
+}
