@@ -23,11 +23,31 @@ struct AuthPinentryTests {
         return try TmuxSession(line, environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm", "TERM": "xterm"])
     }
 
+    /// Waits until the terminal at `tty` has echo off (stty -F), at most 10 s.
+    func waitForEchoOff(_ tty: String) throws {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while Date() < deadline {
+            let stty = Process()
+            stty.executableURL = URL(fileURLWithPath: "/bin/stty")
+            stty.arguments = ["-F", tty, "-a"]
+            let out = Pipe()
+            stty.standardOutput = out
+            stty.standardError = Pipe()
+            try stty.run()
+            let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            stty.waitUntilExit()
+            if text.split(separator: " ").contains("-echo") { return }
+            usleep(50_000)
+        }
+        throw E2EError.timeout("pinentry did not turn echo off on \(tty)")
+    }
+
     @Test func proceedThenThePINTypedIntoPinentry() throws {
         let server = AuthAgainstTestServerTests()
         try server.withServer { port in
             let terminal = try session(port)
             try terminal.waitFor("[pc]?")
+            try waitForEchoOff(terminal.pane("#{pane_tty}"))
             let asked = try terminal.screen()
             #expect(asked.contains("Service: eid-testserver"), "the dialog's summary: \(asked)")
             #expect(asked.contains("The service asks to read:"))
@@ -36,6 +56,8 @@ struct AuthPinentryTests {
             // The card's line says "PIN: 3 attempts left" first; the second "PIN:" is the dialog's.
             try terminal.waitFor("PIN:", count: 2)
             #expect(try terminal.screen().contains("Enter your PIN (6 digits)."))
+            // pinentry-tty flushes what was typed when it turns echo off: type after that (as above).
+            try waitForEchoOff(terminal.pane("#{pane_tty}"))
             try terminal.type("123456")
             try terminal.waitFor("TTY=")
             let screen = try terminal.screen()
@@ -51,6 +73,7 @@ struct AuthPinentryTests {
         try server.withServer { port in
             let terminal = try session(port)
             try terminal.waitFor("[pc]?")
+            try waitForEchoOff(terminal.pane("#{pane_tty}"))
             try terminal.type("c")
             try terminal.waitFor("TTY=")
             let screen = try terminal.screen()

@@ -105,10 +105,8 @@ final class AuthReviewPeer: SDKPeer {
 
     var isCancelled: Bool { inner.isCancelled }
 
-    /// The TR-03127 words for an SDK right name (the name itself when unknown).
-    static func words(_ sdkName: String) -> String {
-        AccessRight(sdkName: sdkName)?.description ?? sdkName
-    }
+    /// AusweisApp's words for an SDK right name (the name itself when unknown).
+    static func words(_ sdkName: String) -> String { AccessRight.displayText(sdkName: sdkName) }
 
     static func describe(_ c: CertificateInfo) -> [String] {
         var lines = ["Service:   \(c.subjectName)" + (c.subjectUrl.map { " (\($0))" } ?? "")]
@@ -131,10 +129,21 @@ final class AuthReviewPeer: SDKPeer {
     }
 
     static func describe(_ r: AccessRightsInfo) -> [String] {
-        var lines = ["The service asks to read:"]
+        // AusweisApp's words and order; rights that change the card under a heading of their own.
         // `effective` is what the card will grant: a right the service's certificates lack is not shared.
-        lines += r.required.map { "  \(words($0)) (required\(r.effective.contains($0) ? "" : ", not shared"))" }
-        lines += r.optional.map { "  \(words($0)) (optional\(r.effective.contains($0) ? "" : ", not shared"))" }
+        func line(_ name: String, _ kind: String) -> String {
+            "  \(words(name)) (\(kind)\(r.effective.contains(name) ? "" : ", not shared"))"
+        }
+        let isWrite = { (name: String) in AccessRight(sdkName: name)?.isWriteRight == true }
+        let required = AccessRight.displayOrdered(r.required)
+        let optional = AccessRight.displayOrdered(r.optional)
+        var lines = ["The service asks to read:"]
+        lines += required.filter { !isWrite($0) }.map { line($0, "required") }
+        lines += optional.filter { !isWrite($0) }.map { line($0, "optional") }
+        let writes =
+            required.filter(isWrite).map { line($0, "required") }
+            + optional.filter(isWrite).map { line($0, "optional") }
+        if !writes.isEmpty { lines += ["The service asks to change on the card:"] + writes }
         if let age = r.aux?.requiredAge { lines.append("  Age check: at least \(age) years") }
         if let date = r.aux?.validityDate { lines.append("  Validity check: valid on \(date)") }
         if let community = r.aux?.communityId { lines.append("  Place of residence check: \(community)") }
