@@ -73,12 +73,13 @@ NO_PREVERIFICATION = {"preverification": {"enabled": "false"}}
 
 
 class AusweisApp2:
-    """One headless AusweisApp2 (`--ui websocket --port 0`) in a scratch directory, with
-    `settings` ({section: {key: value}}) written into its settings files before it starts."""
+    """One headless AusweisApp2 (`--ui websocket --port 0`; with `webservice`, also `--ui webservice`:
+    the HTTP endpoints of port 24727 beside the SDK) in a scratch directory, with `settings`
+    ({section: {key: value}}) written into its settings files before it starts."""
 
     START_TIMEOUT = 15.0
 
-    def __init__(self, settings=None):
+    def __init__(self, settings=None, webservice=False):
         self.dir = tempfile.mkdtemp(prefix="eid-aa2-")
         for sub in ("home", "tmp", "xdg"):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700)
@@ -96,9 +97,14 @@ class AusweisApp2:
             raise PeerError("PCSCLITE_CSOCK_NAME is not set: run inside Tests/Support/pcsc-env.sh run")
         self.output = open(os.path.join(self.dir, "stdout.log"), "w")
         self.process = subprocess.Popen(
-            ["AusweisApp2", "--ui", "websocket", "--port", "0", "--keep"],
+            ["AusweisApp2", "--ui", "websocket", *(["--ui", "webservice"] if webservice else []), "--port", "0",
+             "--keep"],
             env=env, stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
-        self.port = self._wait_for_port()
+        try:
+            self.port = self._wait_for_port()
+        except PeerError:
+            self.stop()
+            raise
 
     def _wait_for_port(self):
         deadline = time.monotonic() + self.START_TIMEOUT
