@@ -104,30 +104,55 @@ def upgrade(port, headers=()):
                                                   "Sec-WebSocket-Version: 13", *headers))
 
 
+def dechunk(data):
+    """(body, what follows) of a chunked body at the start of `data`, or None while incomplete."""
+    body = b""
+    while (line_end := data.find(b"\r\n")) >= 0:
+        size = int(data[:line_end].split(b";")[0], 16)
+        data = data[line_end + 2:]
+        if size == 0:
+            if data.startswith(b"\r\n"):
+                return body, data[2:]
+            trailers_end = data.find(b"\r\n\r\n")
+            return (body, data[trailers_end + 4:]) if trailers_end >= 0 else None
+        if len(data) < size + 2:
+            return None
+        body, data = body + data[:size], data[size + 2:]
+    return None
+
+
 def parse(data, head_only):
-    """The answers in `data` so far, and whether the last is final (not 1xx; 101 is final)."""
+    """The answers in `data` so far, and whether the last is final (not 1xx; 101 is final). Bodies
+    by Content-Length or chunked; none after HEAD (`head_only`), 1xx, 204 and 304."""
     answers = []
     while b"\r\n\r\n" in data:
         head, data = data.split(b"\r\n\r\n", 1)
         status_line, *lines = head.decode("latin-1").split("\r\n")
         _, status, reason = (status_line.split(" ", 2) + [""])[:3]
-        headers = {}
+        status, headers = int(status), {}
         for line in lines:
             name, _, value = line.partition(":")
             headers[name.strip().lower()] = value.strip()
-        length = 0 if head_only else int(headers.get("content-length", "0"))
-        if len(data) < length:
-            return answers, False
-        answers.append(Answer(int(status), reason, headers, data[:length].decode(errors="replace")))
-        data = data[length:]
-        if answers[-1].status == 101 or answers[-1].status >= 200:
+        if head_only or status < 200 or status in (204, 304):
+            body = b""
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            if (complete := dechunk(data)) is None:
+                return answers, False
+            body, data = complete
+        else:
+            length = int(headers.get("content-length", "0"))
+            if len(data) < length:
+                return answers, False
+            body, data = data[:length], data[length:]
+        answers.append(Answer(status, reason, headers, body.decode(errors="replace")))
+        if status == 101 or status >= 200:
             return answers, True
     return answers, False
 
 
 async def exchange(data, port, timeout=10.0, head_only=False):
-    """Sends raw `data` to 127.0.0.1:`port`, reads the answers up to the final one (or the peer's
-    close); raises PeerError when none is final within `timeout` seconds."""
+    """Sends raw `data` to 127.0.0.1:`port` and reads the answers up to the final one; raises
+    PeerError when the client closes the connection before it or none is final within `timeout` s."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     received, deadline = b"", time.monotonic() + timeout
     try:
@@ -137,10 +162,12 @@ async def exchange(data, port, timeout=10.0, head_only=False):
             if final:
                 return answers
             left = deadline - time.monotonic()
-            chunk = await asyncio.wait_for(reader.read(65536), left) if left > 0 else None
+            if left <= 0:
+                raise asyncio.TimeoutError
+            chunk = await asyncio.wait_for(reader.read(65536), left)
             if not chunk:
-                got = ", ".join(f"{a.status} {a.reason}" for a in answers) or "nothing"
-                raise PeerError(f"no final answer within {timeout:.0f} s (got {got})")
+                got = ", ".join(f"{a.status} {a.reason}" for a in answers) or "no answer"
+                raise PeerError(f"the client closed the connection after {got}")
             received += chunk
     except asyncio.TimeoutError:
         raise PeerError(f"no final answer within {timeout:.0f} s") from None
