@@ -45,6 +45,24 @@ def terminate(process):
             process.wait(timeout=5)
 
 
+def wait_for_port_file(process, path, name, timeout):
+    """The port that `process` (`name` in errors) writes to the file `path`; PeerError when it ends
+    first or writes none within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise PeerError(f"{name} ended at start with status {process.returncode}")
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+            if text:
+                return int(text)
+        except (FileNotFoundError, ValueError):
+            pass
+        time.sleep(0.02)
+    raise PeerError(f"{name} wrote no port file within {timeout:.0f} s")
+
+
 class SoftwareCard:
     """eid-sim plugged into a vpcd port, with --trace (one line per APDU, no data) to a file."""
 
@@ -107,20 +125,9 @@ class AusweisApp2:
             raise
 
     def _wait_for_port(self):
-        deadline = time.monotonic() + self.START_TIMEOUT
-        pattern = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise PeerError(f"AusweisApp2 ended at start with status {self.process.returncode}")
-            try:
-                with open(pattern) as f:
-                    text = f.read().strip()
-                if text:
-                    return int(text)
-            except (FileNotFoundError, ValueError):
-                pass
-            time.sleep(0.02)
-        raise PeerError(f"AusweisApp2 wrote no port file within {self.START_TIMEOUT:.0f} s")
+        """The port from `$TMPDIR/AusweisApp2.<pid>.port` (bench.py's TestPKIAusweisApp2 calls it too)."""
+        path = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
+        return wait_for_port_file(self.process, path, "AusweisApp2", self.START_TIMEOUT)
 
     @property
     def url(self):

@@ -185,6 +185,7 @@ def main():
         nonlocal runner
         client = (arguments[1:2] or [serve.AA2])[0]
         print(f"client under test: {'AusweisApp2' if client == serve.AA2 else 'eid serve from ' + client}", flush=True)
+        serve.start_client(client).stop()  # a client that does not start fails the run, not each case
         runner = BrowserRunner(arguments[0], client)
         return await runner.main(BrowserRunner.BROWSER_CASES)
 

@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ausweisapp2_auth_peer_tests as auth  # noqa: E402
 import ausweisapp2_peer_tests as pin  # noqa: E402
 from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, run_cases,  # noqa: E402
-                         run_main, terminate)
+                         run_main, terminate, wait_for_port_file)
 
 CaseFailed = auth.CaseFailed
 AA2 = "ausweisapp2"
@@ -59,13 +59,12 @@ class EidServe:
         self.process = subprocess.Popen(
             [os.path.join(eid_dir, "eid"), "serve", "--port", "0", "--port-file", port_file, "--test-pki"],
             stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + self.START_TIMEOUT
-        while not (os.path.exists(port_file) and open(port_file).read().strip()):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise PeerError(f"eid serve wrote no port file within {self.START_TIMEOUT:.0f} s")
-            time.sleep(0.02)
-        self.port = int(open(port_file).read().strip())
+        try:
+            self.port = wait_for_port_file(self.process, port_file, "eid serve", self.START_TIMEOUT)
+        except PeerError as error:
+            said = self.log_since(0).strip().splitlines()[:1] or ["nothing"]
+            self.stop()
+            raise PeerError(f"{error}; it said: {said[0][:300]}") from None
         self.url = f"ws://127.0.0.1:{self.port}/eID-Kernel"
 
     def log_size(self):
@@ -87,6 +86,8 @@ class EidServe:
 
 def start_client(client):
     """The client under test, listening on a free port (`.port`, `.url` of its SDK WebSocket)."""
+    if client != AA2 and not os.access(os.path.join(client, "eid"), os.X_OK):
+        raise PeerError(f"no eid in {client}: CLIENT is ausweisapp2 or the directory of an eid binary")
     if client == AA2:
         return AusweisApp2(settings=NO_PREVERIFICATION, webservice=True)
     return EidServe(client)
@@ -440,6 +441,7 @@ def main():
         print(f"client under test: {'AusweisApp2 (headless)' if client == AA2 else 'eid serve from ' + client}",
               flush=True)
         wanted = (lambda name: True) if not words or probe else (lambda name: any(w in name for w in words))
+        start_client(client).stop()  # a client that does not start fails the run, not each case
         serve = ServeRunner(bin_dir, client, probe)
         runners.append(serve)
         cases = [case for case in ServeRunner.HTTP_CASES + auth.CASES if wanted(serve.name(case))]
