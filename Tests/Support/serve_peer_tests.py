@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ausweisapp2_auth_peer_tests as auth  # noqa: E402
 import ausweisapp2_peer_tests as pin  # noqa: E402
 from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, run_cases,  # noqa: E402
-                         run_main, terminate, wait_for_port_file)
+                         run_main, strip, terminate, wait_for_port_file)
 
 CaseFailed = auth.CaseFailed
 AA2 = "ausweisapp2"
@@ -233,12 +233,17 @@ class ServeRunner(auth.Runner):
         return (await exchange(request(self.app.port, path, **options), self.app.port))[-1]
 
     async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
-        """A browser's GET /eID-Client?tcTokenURL=…, the idle SDK client answering (`authenticate`)
-        when `answer`: the HTTP answers (the interim ones first) and the final SDK AUTH (or None)."""
+        """A browser's GET /eID-Client?tcTokenURL=…; with `answer`, the idle SDK client must receive
+        {"msg":"AUTH"} and answers the workflow (`authenticate`). Returns the HTTP answers (the
+        interim ones first) and the final SDK AUTH (or None)."""
         path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(tctoken_url, safe="")
         browser = asyncio.create_task(exchange(request(self.app.port, path), self.app.port, timeout))
         final = None
         if answer:
+            started = await self.client.expect("AUTH")
+            if set(strip(started)) != {"msg"}:
+                browser.cancel()
+                raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
             final, self.asked = await auth.authenticate(self.client, None)
         return await browser, final
 
