@@ -38,13 +38,14 @@ SAMPLE_PERSON = ("ERIKA", "MUSTERMANN")
 
 def start_browser():
     """Headless chromium (156 measured). --no-sandbox: as root, chromium does not start with its
-    sandbox ("Chrome instance exited"; the tests run as root here and in CI containers);
+    sandbox ("Chrome instance exited"; the tests run as root here);
     --ignore-certificate-errors: eid-testserver serves a fresh self-signed certificate, which the
     client under test checks against the TcToken's certificate description but the browser cannot
-    (without it: chromium's "Privacy error" page); --disable-dev-shm-usage: not needed here, but
-    in a container with Docker's 64 MiB /dev/shm chromium's renderer crashes without it.
+    (without it: chromium's "Privacy error" page); --disable-dev-shm-usage: not needed here (a
+    24 GiB /dev/shm), but chromium's renderer is known to crash in Docker's default 64 MiB one.
     http://127.0.0.1:PORT (the activation URL; the 303 from there back to https) needs no flag:
-    chromium neither upgrades nor blocks loopback to loopback navigations."""
+    chromium neither upgrades nor blocks loopback to loopback navigations. --window-size: the
+    screenshots' size."""
     options = webdriver.ChromeOptions()
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
                  "--window-size=1000,800"):
