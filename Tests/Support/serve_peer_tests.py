@@ -3,6 +3,8 @@
 1.26.2 (the reference) and against `eid serve`:
 
     serve_peer_tests.py BIN_DIR [CLIENT [CASE...]]   (inside `Tests/Support/pcsc-env.sh run`)
+    serve_peer_tests.py BIN_DIR CLIENT probe         the fault cases print what the client gives
+                                                     (answers, Location, AUTH, /result), asserting nothing
 
 CLIENT is `ausweisapp2` (default: headless, `--ui websocket --ui webservice --port 0`) or the
 directory of an `eid` binary (`eid serve --port 0 --port-file FILE --test-pki`, see
