@@ -105,14 +105,10 @@ public enum AuthState: Equatable, Sendable {
 
 /// What the user accepted: the checked terminal and the access rights as chosen (their
 /// effective CHAT goes to PACE and into the EAC1 output).
+/// The workflow makes it on ACCEPT (the memberwise initializer is the module's).
 public struct AcceptedRequest: Equatable, Sendable {
     public var terminal: TerminalCheck
     public var rights: AccessRightsRequest
-
-    public init(terminal: TerminalCheck, rights: AccessRightsRequest) {
-        self.terminal = terminal
-        self.rights = rights
-    }
 }
 
 /// What the refresh address is checked against (AUTH-PROTOCOL.md §1.6), as far as the
