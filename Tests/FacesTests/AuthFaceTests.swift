@@ -152,6 +152,23 @@ import Workflows
         #expect(unreachable.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
     }
 
+    /// The readers and the terminal are opened once the TcToken came (`DeferredWiring`): a fetch
+    /// that fails needs no terminal and says only why; without a terminal, a service that answered
+    /// gets nothing (no StartPAOS) and the face says that there is no terminal.
+    @Test func theTerminalIsNeededOnlyOnceTheTcTokenCame() throws {
+        let server = try InProcessEIDServer()
+        let unreachable = Harness(terminal: nil)
+        #expect(run(unreachable, server: server, json: false, url: "https://elsewhere.example/t") == ExitStatus.network)
+        #expect(unreachable.sink.output.isEmpty)
+        #expect(unreachable.sink.error.count == 1)
+        #expect(unreachable.sink.error.first?.hasPrefix("eid: the TcToken could not be fetched: the host") == true)
+        let noTerminal = Harness(terminal: nil)
+        #expect(run(noTerminal, server: server, json: false) == ExitStatus.usage)
+        #expect(noTerminal.sink.output.isEmpty, "not even the opening line")
+        #expect(noTerminal.sink.error == ["eid: \(FailureReason.noTerminal.sentence)"])
+        #expect(server.exchanges == 0)
+    }
+
     /// A CANCEL at the access rights: STATUS at 0 % before, 80 % (with the last question) after.
     @Test func jsonFaceStatusWhenCancelledAtTheAccessRights() throws {
         let server = try InProcessEIDServer()

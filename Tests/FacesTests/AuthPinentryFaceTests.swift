@@ -17,7 +17,7 @@ import Workflows
         let script = try PinentryFaceTests.ScriptedPinentry(getpin: "echo 'D 123456'; echo OK")
         let server = try InProcessEIDServer()
         let harness = Harness()
-        let status = run(harness, server: server, pinentry: PinentryProgram(program: script.program))
+        let status = run(harness, server: server, pinentry: script.program)
         #expect(status == ExitStatus.success, "\(harness.sink.error)")
         #expect(try #require(server.result).ok)
         let sent = script.received
@@ -37,7 +37,7 @@ import Workflows
         let server = try InProcessEIDServer()
         let harness = Harness()
         #expect(
-            run(harness, server: server, pinentry: PinentryProgram(program: script.program)) == ExitStatus.cancelled)
+            run(harness, server: server, pinentry: script.program) == ExitStatus.cancelled)
         #expect(!script.received.contains("GETPIN"))
         #expect(harness.sink.error == ["eid: cancelled; no data was sent to the service"])
         #expect(server.result?.ok != true)

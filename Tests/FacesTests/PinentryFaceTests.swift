@@ -16,7 +16,10 @@ import Workflows
     /// `confirm` lines; every line received goes to `log`.
     final class ScriptedPinentry {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID())")
-        var program: String { directory.appendingPathComponent("pinentry").path }
+        var script: String { directory.appendingPathComponent("pinentry").path }
+        /// The script run by sh: no exec of a file just written (another test's fork may still
+        /// hold it open for writing, ETXTBSY).
+        var program: PinentryProgram { PinentryProgram(program: "/bin/sh", arguments: [script]) }
         var log: URL { directory.appendingPathComponent("log") }
 
         init(
@@ -38,8 +41,7 @@ import Workflows
                   esac
                 done
                 """
-            try script.write(toFile: program, atomically: true, encoding: .utf8)
-            chmod(program, 0o755)
+            try script.write(toFile: self.script, atomically: true, encoding: .utf8)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -49,12 +51,13 @@ import Workflows
         }
     }
 
-    func face(_ script: ScriptedPinentry, sink: RecordingSink = RecordingSink(), replyTimeout: Double = 5)
+    func face(_ script: ScriptedPinentry, sink: RecordingSink = RecordingSink(), replyTimeout: Double = 10)
         -> PinentryFace
     {
-        PinentryFace(
-            program: PinentryProgram(program: script.program, replyTimeout: replyTimeout, ttyName: "/dev/pts/99"),
-            console: Console(sink: sink), title: "eid test", transportPIN: false)
+        var program = script.program
+        program.replyTimeout = replyTimeout
+        program.ttyName = "/dev/pts/99"
+        return PinentryFace(program: program, console: Console(sink: sink), title: "eid test", transportPIN: false)
     }
 
     /// The secret of a SET_PIN, or nil.
@@ -102,8 +105,9 @@ import Workflows
     @Test(arguments: ["ERR 83886179 Operation cancelled <Pinentry>", "ERR 83886194 Not confirmed <Pinentry>"])
     func cancelOrNoAtConfirmCancels(_ answer: String) throws {
         let script = try ScriptedPinentry(confirm: "echo '\(answer)'")
-        guard case .command(.cancel) = face(script).confirm(request: ["x"], timeout: 5) else {
-            Issue.record("\(answer) must cancel")
+        let sink = RecordingSink()
+        guard case .command(.cancel) = face(script, sink: sink).confirm(request: ["x"], timeout: 5) else {
+            Issue.record("\(answer) must cancel: \(sink.error)")
             return
         }
     }

@@ -37,10 +37,10 @@ import Testing
         let server = try FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                url: FakeEIDServer.tcTokenURL,
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(), csca: csca),
-            provider: SimulatorReaderProvider(card: card),
-            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]), transport: server,
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: card),
+            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
             timeouts: .init(card: 5, input: 5),
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
         return (workflow.run(), server)
@@ -125,10 +125,10 @@ import Testing
         let server = try FakeEIDServer(fault: .ephemeralKeyWithoutPrefix)
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                url: FakeEIDServer.tcTokenURL,
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC()),
-            provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
-            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]), transport: server,
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
+            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
             timeouts: .init(card: 5, input: 5),
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: nil) })
         let result = workflow.run()

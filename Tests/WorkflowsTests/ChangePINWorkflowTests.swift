@@ -95,6 +95,46 @@ import Testing
             ])
     }
 
+    /// vsmartcard's nPA emulator unblocks the PIN already at PACE with the PUK and answers the
+    /// unblock 6988 without secure messaging: the card is read again (READER, 3 attempts) and
+    /// ENTER_PIN follows, as AusweisApp2's StateResetRetryCounter goes on.
+    @Test func anUnblockAnswered6988ReadsTheCardAgain() {
+        final class EmulatedNPACard: FakePINCard {
+            let channel: FakeCardChannel
+            init(channel: FakeCardChannel) { self.channel = channel }
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws
+                -> PACEOutcome
+            {
+                let outcome = try super.establishPACE(password, secret: secret, chat: chat)
+                if password == .puk, outcome == .established {
+                    counter = 3
+                    channel.mseStatus = .success
+                }
+                return outcome
+            }
+            override func unblockPIN() throws -> StatusWord {
+                operations.append("unblock")
+                throw CardError.statusWord(.smDataObjectsIncorrect)
+            }
+        }
+        let channel = FakeCardChannel(mseStatus: .retriesLeft(0))
+        let card = EmulatedNPACard(channel: channel)
+        let (outcome, peer, _) = run(
+            [#"{"cmd":"SET_PUK","value":"9876543210"}"#, Self.pin, Self.newPIN], counter: 0, card: card,
+            channel: channel)
+        #expect(outcome == .changed)
+        #expect(
+            peer.names == ["CHANGE_PIN", "READER", "ENTER_PUK", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        let pin = peer.messages.first { $0.name == "ENTER_PIN" }
+        if case .enterPIN(nil, let reader)? = pin {
+            #expect(reader.card.eIDCard?.retryCounter == 3)
+        } else {
+            Issue.record("no ENTER_PIN")
+        }
+        #expect(card.operations == ["PACE puk", "unblock", "PACE pin", "change"])
+        #expect(channel.resets == 2, "reset when the connection was dropped, and at the end")
+    }
+
     @Test(arguments: [0x6982, 0x6983, 0x6984] as [UInt16])
     func inoperativePUKEndsTheWorkflow(unblockStatus: UInt16) {
         let card = FakePINCard()

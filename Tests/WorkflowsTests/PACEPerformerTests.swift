@@ -69,6 +69,25 @@ import Testing
         #expect(pace.perform(effect) == .failed(.cardRemoved))
     }
 
+    /// The unblock answered 6988 without secure messaging (vsmartcard's nPA emulator, which has
+    /// unblocked the PIN at PACE with the PUK): the card's answer, not a failure; dropping the
+    /// card resets it and forgets the session, and the next search reads it again.
+    @Test func anUnblockAnsweredWithoutSecureMessagingThenTheCardReadAgain() {
+        final class EmulatedNPA: FakePINCard {
+            override func unblockPIN() throws -> StatusWord { throw CardError.statusWord(.smDataObjectsIncorrect) }
+        }
+        let (pace, peer, channel) = performer([#"{"cmd":"SET_PUK","value":"9876543210"}"#], card: EmulatedNPA())
+        #expect(pace.perform(.waitForCard) == .cardFound(retryCounter: 3))
+        #expect(pace.perform(.ask(.puk)) == .answered)
+        #expect(pace.perform(.establishPace(.puk)) == .paceEstablished)
+        #expect(pace.perform(.unblockPIN) == .unblocked(.refused(.smDataObjectsIncorrect)))
+        #expect(pace.perform(.dropCard) == nil)
+        #expect(channel.resets == 1 && pace.card == nil && pace.found == nil)
+        #expect(pace.perform(.waitForCard) == .cardFound(retryCounter: 3))
+        #expect(pace.card != nil)
+        #expect(peer.names == ["ENTER_PUK"])
+    }
+
     /// No card (or the card taken out before it was found): INSERT_CARD once, then the card
     /// timeout ends the search.
     @Test func noCardInTheReaderTimesOut() {

@@ -18,7 +18,7 @@ final class PinentryClient {
     private let replyTimeout: Double
 
     init(_ program: PinentryProgram) throws(PinentryError) {
-        connection = try PinentryConnection(program: program.program, arguments: [])
+        connection = try PinentryConnection(program: program.program, arguments: program.arguments)
         replyTimeout = program.replyTimeout
         do {
             try expectOK(command: "greeting", timeout: replyTimeout)

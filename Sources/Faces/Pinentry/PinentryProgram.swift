@@ -8,15 +8,20 @@ import Glibc
 public struct PinentryProgram: Sendable, Equatable {
     /// The program, looked up on PATH.
     public var program: String
+    /// Arguments before any eid passes (none today), e.g. a pinentry's `--debug`.
+    public var arguments: [String]
     /// Seconds to wait for an answer to a command that asks nobody (the greeting, SETDESC, …).
     public var replyTimeout: Double
     /// OPTION ttyname and ttytype: the terminal a terminal pinentry draws on, and its type.
     public var ttyName: String?
     public var ttyType: String?
 
-    public init(program: String = "pinentry", replyTimeout: Double = 10, ttyName: String? = nil, ttyType: String? = nil)
-    {
+    public init(
+        program: String = "pinentry", arguments: [String] = [], replyTimeout: Double = 10, ttyName: String? = nil,
+        ttyType: String? = nil
+    ) {
         self.program = program
+        self.arguments = arguments
         self.replyTimeout = replyTimeout
         self.ttyName = ttyName
         self.ttyType = ttyType

@@ -92,7 +92,17 @@ final class PACEPerformer {
                 return .retryCounterRead(try card.pinRetryCounter())
             case .unblockPIN:
                 guard let card else { return .failed(Self.noCard) }
-                return .unblocked(ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()))
+                do {
+                    return .unblocked(ResetRetryCounterOutcome(unblockStatus: try card.unblockPIN()))
+                } catch CardError.statusWord(let sw) {
+                    // Answered without secure messaging (the card dropped the channel): still its answer.
+                    return .unblocked(ResetRetryCounterOutcome(unblockStatus: sw))
+                }
+            case .dropCard:
+                found?.connection.disconnect(resetCard: true)
+                found = nil
+                card = nil
+                return nil
             }
         } catch {
             return .failed(CardError(error))
