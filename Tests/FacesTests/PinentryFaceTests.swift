@@ -178,6 +178,21 @@ import Workflows
         #expect(Date().timeIntervalSince(start) < 4)
     }
 
+    /// The program gets its Assuan socket and standard error, none of eid's other descriptors
+    /// (here one on a high number, as a connection to pcscd or the eID server would be).
+    @Test func noOtherDescriptorReachesTheProgram() throws {
+        let file = open("/dev/null", O_RDONLY)
+        #expect(dup2(file, 200) == 200)
+        close(file)
+        defer { close(200) }
+        let script = try ScriptedPinentry(
+            getpin: "if [ -e /proc/$$/fd/200 ]; then echo 'D leaked'; else echo 'D closed'; fi; echo OK")
+        let face = face(script)
+        face.requests.note(.enterPIN(error: nil, reader: reader))
+        let answer = try #require(pin(face.nextCommand(timeout: 5)))
+        #expect(answer.matches(Secret("closed")))
+    }
+
     @Test func aMissingProgramIsSaid() {
         let sink = RecordingSink()
         let face = PinentryFace(

@@ -6,7 +6,8 @@ import Glibc
 
 /// A running pinentry program and the Assuan line stream to it: one end of a socket pair is its
 /// standard input and output (a socket, so that writing to a program that has gone raises no
-/// SIGPIPE: `send` with MSG_NOSIGNAL), its standard error is eid's. Every read waits until a
+/// SIGPIPE: `send` with MSG_NOSIGNAL), its standard error is eid's; no other descriptor of eid's
+/// is passed on (`Spawn.closeOthers`). Every read waits until a
 /// deadline, in short slices so that a stop signal (`interrupt()`) is seen at once. Lines are read
 /// into one locked buffer that is zeroed after each line: a D line may hold the PIN.
 final class PinentryConnection: @unchecked Sendable {
@@ -34,6 +35,7 @@ final class PinentryConnection: @unchecked Sendable {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         posix_spawn_file_actions_adddup2(&actions, pair[1], 1)
+        Spawn.closeOthers(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

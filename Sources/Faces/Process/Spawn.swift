@@ -22,4 +22,21 @@ enum Spawn {
         }
         return (status, pid)
     }
+
+    /// Adds a close action for every descriptor from 3 up that eid has open now (listed in
+    /// /proc/self/fd; glibc's posix_spawn ignores one that has been closed since): eid's
+    /// connections (to pcscd, to the eID server) are none of the program's business. Added
+    /// after the dup2 actions, so those are made first.
+    static func closeOthers(_ actions: inout posix_spawn_file_actions_t) {
+        guard let directory = opendir("/proc/self/fd") else { return }
+        defer { closedir(directory) }
+        let own = dirfd(directory)
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let fd = Int32(name), fd >= 3, fd != own else { continue }
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+    }
 }
