@@ -11,25 +11,22 @@ public struct PinentryProgram: Sendable, Equatable {
     /// Arguments before any eid passes (none today), e.g. a pinentry's `--debug`.
     public var arguments: [String]
     /// Seconds to wait for an answer to a command that asks nobody (the greeting, SETDESC, …).
-    public var replyTimeout: Double
+    public var replyTimeout: Double = 10
     /// OPTION ttyname and ttytype: the terminal a terminal pinentry draws on, and its type.
     public var ttyName: String?
     public var ttyType: String?
 
-    public init(
-        program: String = "pinentry", arguments: [String] = [], replyTimeout: Double = 10, ttyName: String? = nil,
-        ttyType: String? = nil
-    ) {
+    public init(program: String = "pinentry", arguments: [String] = []) {
         self.program = program
         self.arguments = arguments
-        self.replyTimeout = replyTimeout
-        self.ttyName = ttyName
-        self.ttyType = ttyType
     }
 
     /// `program` with the terminal of `GPG_TTY` and `TERM`, as gpg-agent passes them.
     public static func fromEnvironment(program: String = "pinentry") -> PinentryProgram {
-        PinentryProgram(program: program, ttyName: Self.variable("GPG_TTY"), ttyType: Self.variable("TERM"))
+        var made = PinentryProgram(program: program)
+        made.ttyName = Self.variable("GPG_TTY")
+        made.ttyType = Self.variable("TERM")
+        return made
     }
 
     private static func variable(_ name: String) -> String? {
