@@ -97,9 +97,21 @@ public struct AuthFace {
         self.opener = opener
     }
 
+    /// How an authentication ended: the exit status (its sentence, if any, already said), the
+    /// address to continue at (the refresh address with the result, or the
+    /// CommunicationErrorAddress), and why it failed.
+    public struct Ending: Sendable {
+        public var status: Int32
+        public var url: String?
+        public var reason: FailureReason?
+    }
+
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL); returns the exit
     /// status (its sentence, if any, already said).
-    public func run(url: String) -> Int32 {
+    public func run(url: String) -> Int32 { authenticate(url: url).status }
+
+    /// Runs the authentication for `url` (a tcTokenURL or an activation URL): how it ended.
+    public func authenticate(url: String) -> Ending {
         let console = context.console
         let tcTokenURL: String
         do {
@@ -120,7 +132,7 @@ public struct AuthFace {
                 AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
             }
         } catch {
-            return console.report(error.reason)
+            return Ending(status: console.report(error.reason), url: nil, reason: error.reason)
         }
         var peer = session.peer
         var status: StatusReport?
@@ -141,10 +153,16 @@ public struct AuthFace {
             return workflow.run()
         }
         if options.open && !session.isStopped { open(result.url) }
-        guard result.outcome.result.major != .ok else { return ExitStatus.success }
+        guard result.outcome.result.major != .ok else {
+            return Ending(status: ExitStatus.success, url: result.url, reason: nil)
+        }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if session.isStopped { return console.report(.interrupted, quiet: true) }
-        return console.report(reason, quiet: options.json && reason.isCancellation)
+        if session.isStopped {
+            return Ending(status: console.report(.interrupted, quiet: true), url: result.url, reason: .interrupted)
+        }
+        return Ending(
+            status: console.report(reason, quiet: options.json && reason.isCancellation), url: result.url,
+            reason: reason)
     }
 
     /// --open: the address to continue at (the refresh address with the result, or the
@@ -163,7 +181,7 @@ public struct AuthFace {
     /// A failure before the workflow could start: AUTH (unless `opened`), STATUS at 80 % as
     /// AusweisApp's refresh step sends it, then AUTH with the result (JSON); or the sentence
     /// (terminal).
-    private func endEarly(_ reason: FailureReason, url: String?, opened: Bool) -> Int32 {
+    private func endEarly(_ reason: FailureReason, url: String?, opened: Bool) -> Ending {
         let console = context.console
         let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
         if options.json {
@@ -173,6 +191,6 @@ public struct AuthFace {
             }
             console.json(.auth(result: AuthResult(outcome), url: url))
         }
-        return console.report(reason)
+        return Ending(status: console.report(reason), url: url, reason: reason)
     }
 }
