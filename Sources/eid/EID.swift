@@ -19,6 +19,6 @@ struct EID: ParsableCommand {
             where standard input is not a terminal, answers are read from it as SDK commands.
             """,
         version: version,
-        subcommands: [Readers.self, ChangePIN.self, Auth.self]
+        subcommands: [Readers.self, ChangePIN.self, Auth.self, Serve.self]
     )
 }
