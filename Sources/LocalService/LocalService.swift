@@ -108,7 +108,8 @@ public final class LocalService: Sendable {
                     )
                     try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
                     try pipeline.addHandler(
-                        ServiceHTTPHandler(delegate: delegate, server: configuration.server), name: Self.httpHandlerName
+                        ServiceHTTPHandler(delegate: delegate, server: configuration.server, requestTimeout: idle),
+                        name: Self.httpHandlerName
                     )
                 }
             }

@@ -3,10 +3,11 @@ import NIOHTTP1
 
 /// Answers one HTTP request per connection (`Connection: close`): routes it (`ServiceRoute`),
 /// asks the delegate where a workflow is concerned, and writes the answer. A browser activation
-/// gets `102 Processing` at once and its final answer when the delegate calls back. Bodies are
-/// not taken (a request with more than `maximumBody` bytes is refused with 413); a connection
-/// that sends no whole request within the idle timeout is closed, one waiting for a workflow is
-/// not. Lives on its channel's event loop only.
+/// gets `102 Processing` at once (HTTP/1.1 clients; 1.0 knows no interim answers) and its final
+/// answer when the delegate calls back. Bodies are not kept (a request with more than
+/// `maximumBody` bytes is refused with 413 once it has arrived); a connection that sends no whole request within
+/// `requestTimeout`, or stays idle that long, is closed; one waiting for a workflow is not.
+/// Lives on its channel's event loop only.
 final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
@@ -15,6 +16,8 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     private let delegate: any LocalServiceDelegate
     private let server: String
+    private let requestTimeout: TimeAmount
+    private var requestDeadline: Scheduled<Void>?
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
     /// An answer is written or under way: nothing more is read.
@@ -22,9 +25,19 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A workflow runs for this request.
     private var waiting = false
 
-    init(delegate: any LocalServiceDelegate, server: String) {
+    init(delegate: any LocalServiceDelegate, server: String, requestTimeout: TimeAmount) {
         self.delegate = delegate
         self.server = server
+        self.requestTimeout = requestTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        requestDeadline = context.eventLoop.scheduleTask(in: requestTimeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        requestDeadline?.cancel()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -33,15 +46,18 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .head(let requestHead):
             head = requestHead
         case .body(let buffer):
+            // Counted and dropped; answered at the end, so the answer is not lost to a reset
+            // from unread bytes. The request deadline bounds how long this may take.
             bodyBytes += buffer.readableBytes
-            if bodyBytes > Self.maximumBody {
-                answered = true
-                page(context, status: .payloadTooLarge, sentence: "The request is too large.")
-            }
         case .end:
             guard let requestHead = head else { return }
             answered = true
-            respond(context, requestHead)
+            requestDeadline?.cancel()
+            if bodyBytes > Self.maximumBody {
+                page(context, status: .payloadTooLarge, sentence: "The request is too large.")
+            } else {
+                respond(context, requestHead)
+            }
         }
     }
 
@@ -74,11 +90,11 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
                 refuse(context, .notFound)
             }
         case .activation(let tcTokenURL):
-            activate(context, tcTokenURL: tcTokenURL)
+            activate(context, tcTokenURL: tcTokenURL, interim: head.version != .http1_0 && head.version != .http0_9)
         }
     }
 
-    private func activate(_ context: ChannelHandlerContext, tcTokenURL: String) {
+    private func activate(_ context: ChannelHandlerContext, tcTokenURL: String, interim: Bool) {
         let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         let start = delegate.activate(tcTokenURL: tcTokenURL) { answer in
             bound.eventLoop.execute {
@@ -95,8 +111,9 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .started:
             // `finish` always comes through the event loop, so after this.
             waiting = true
-            let interim = HTTPResponseHead(version: .http1_1, status: .processing)
-            context.writeAndFlush(wrapOutboundOut(.head(interim)), promise: nil)
+            guard interim else { return }
+            let processing = HTTPResponseHead(version: .http1_1, status: .processing)
+            context.writeAndFlush(wrapOutboundOut(.head(processing)), promise: nil)
         }
     }
 
