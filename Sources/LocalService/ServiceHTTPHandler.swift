@@ -112,7 +112,10 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             // `finish` always comes through the event loop, so after this.
             waiting = true
             guard interim else { return }
-            let processing = HTTPResponseHead(version: .http1_1, status: .processing)
+            var headers = HTTPHeaders()
+            headers.add(name: "Server", value: server)
+            headers.add(name: "Date", value: ServiceResponse.httpDate())
+            let processing = HTTPResponseHead(version: .http1_1, status: .processing, headers: headers)
             context.writeAndFlush(wrapOutboundOut(.head(processing)), promise: nil)
         }
     }
