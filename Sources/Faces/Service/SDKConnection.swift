@@ -15,7 +15,7 @@ import Workflows
 /// The messages are handled in order on one serial queue; the switch back to "between
 /// workflows" happens as the final message (AUTH with its result, CHANGE_PIN with its success)
 /// goes out, so a RUN_* the client sends in answer is never taken for the old workflow's input.
-// Unchecked: `running` and `previous` are touched on `serial` only; the rest is immutable.
+// Unchecked: `running`, `previous` and `gone` are touched on `serial` only; the rest is immutable.
 final class SDKConnection: SDKClient, @unchecked Sendable {
     enum Workflow {
         case auth(tcTokenURL: String, finish: (@Sendable (AuthFace.Ending) -> Void)?)
@@ -30,6 +30,8 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
     private var running: MessageLines?
     /// Signalled when the last workflow's thread has ended.
     private var previous: DispatchSemaphore?
+    /// The connection has ended (a browser's workflow may still be handed over after that).
+    private var gone = false
 
     init(sessions: ServiceSessions, send: @escaping @Sendable (String) -> Void) {
         self.sessions = sessions
@@ -46,13 +48,17 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
 
     func closed() {
         serial.async {
-            if let input = self.running {
-                var cancel = Array(#"{"cmd":"CANCEL"}"#.utf8)
-                cancel.withUnsafeMutableBufferPointer { input.push($0) }
-                input.end()
-            }
+            self.gone = true
+            if let input = self.running { Self.cancel(input) }
             self.sessions.clientGone(self)
         }
+    }
+
+    /// CANCEL as the workflow's last input: the client has gone.
+    private static func cancel(_ input: MessageLines) {
+        var cancel = Array(#"{"cmd":"CANCEL"}"#.utf8)
+        cancel.withUnsafeMutableBufferPointer { input.push($0) }
+        input.end()
     }
 
     /// Starts `workflow` (the caller holds the service's workflow claim), from a browser activation.
@@ -93,6 +99,7 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
     private func run(_ workflow: Workflow) {
         let input = MessageLines()
         running = input
+        if gone { Self.cancel(input) }
         let done = DispatchSemaphore(value: 0)
         previous = done
         let base = sessions.context
