@@ -50,9 +50,9 @@ public enum ActivationAnswer: Sendable, Equatable {
 /// Why a browser activation ends on an error page rather than at the service (AusweisApp's
 /// StateRedirectBrowser without a refresh address).
 public enum ActivationFailure: Sendable, Equatable {
-    /// The tcTokenURL answered 404 (`404 Not Found`).
+    /// No usable TcToken came from the tcTokenURL (`404 Not Found`).
     case tcTokenNotFound
-    /// The request or the tcTokenURL is unusable, or a redirect is broken (`400 Bad Request`).
+    /// The request or the tcTokenURL is unusable, or a redirect is not https (`400 Bad Request`).
     case badRequest(String)
     /// Something failed before the TcToken was read (`500 Internal Server Error`).
     case internalError(String)

@@ -207,4 +207,32 @@ import Workflows
         #expect(!SDKConnection.isFinal(SDKMessage.changePIN(success: nil).jsonLine))
         #expect(!SDKConnection.isFinal(SDKMessage.status(workflow: "AUTH", progress: 10, state: nil).jsonLine))
     }
+
+    /// The browser's answer by how the authentication ended, as AusweisApp's web service answers.
+    @Test func theBrowsersAnswerByHowTheAuthenticationEnded() {
+        func answer(_ reason: FailureReason?, url: String? = nil) -> ActivationAnswer {
+            ActivationAnswer(ending: AuthFace.Ending(status: 0, url: url, reason: reason))
+        }
+        #expect(
+            answer(nil, url: "https://a.example/r?ResultMajor=ok")
+                == .seeOther(location: "https://a.example/r?ResultMajor=ok"))
+        #expect(
+            answer(.userCancelled(during: .authentication), url: "https://a.example/r?x")
+                == .seeOther(location: "https://a.example/r?x"))
+        #expect(answer(.authTcTokenUnavailable(.httpStatus(404))) == .failure(.tcTokenNotFound))
+        #expect(answer(.authTcTokenUnavailable(.connectionFailed)) == .failure(.tcTokenNotFound))
+        #expect(answer(.authTcTokenUnavailable(.tlsFailed)) == .failure(.tcTokenNotFound))
+        guard
+            case .failure(.badRequest(let sentence)) = answer(
+                .authTcTokenUnavailable(.notHTTPS(url: "http://a.example/")))
+        else {
+            Issue.record("a redirect to http is not 400")
+            return
+        }
+        #expect(sentence.hasPrefix("The authentication failed: "))
+        guard case .failure(.internalError) = answer(.noTerminal) else {
+            Issue.record("a failure without address that is not about the TcToken is not 500")
+            return
+        }
+    }
 }

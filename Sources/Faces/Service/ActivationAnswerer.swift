@@ -31,9 +31,11 @@ public struct TerminalAnswerer: ActivationAnswerer {
 }
 
 extension ActivationAnswer {
-    /// The browser's answer at the end of an authentication (AusweisApp's StateRedirectBrowser):
-    /// 303 to the address to continue at; without one, an error page by what failed: 404 when
-    /// the TcToken was not found, 400 for an unusable activation or a broken redirect, else 500.
+    /// The browser's answer at the end of an authentication, as AusweisApp's web service sends
+    /// it: 303 to the address to continue at; without one, an error page: 400 when the
+    /// tcTokenURL or a redirect on the way to the TcToken is not https (or the activation is
+    /// unusable), 404 when no usable TcToken came for any other reason (AusweisApp counts every
+    /// such fetch as "TcToken not found"), else 500.
     init(ending: AuthFace.Ending) {
         if let url = ending.url {
             self = .seeOther(location: url)
@@ -42,10 +44,10 @@ extension ActivationAnswer {
         let sentence =
             ending.reason.map { "The authentication failed: \($0.sentence)." } ?? "The authentication failed."
         switch ending.reason {
-        case .authTcTokenUnavailable(.httpStatus(404)):
-            self = .failure(.tcTokenNotFound)
-        case .authTcTokenUnavailable(.badRedirect), .authTcTokenUnavailable(.notHTTPS), .authInvalidActivationURL:
+        case .authTcTokenUnavailable(.notHTTPS), .authInvalidActivationURL:
             self = .failure(.badRequest(sentence))
+        case .authTcTokenUnavailable, .authInvalidTcToken:
+            self = .failure(.tcTokenNotFound)
         default:
             self = .failure(.internalError(sentence))
         }
