@@ -98,12 +98,17 @@ import Workflows
         let server = try InProcessEIDServer()
         let sessions = try sessions(Harness(), server: server)
         let (client, sent) = try connect(sessions)
+        say(client, #"{"cmd":"SET_API_LEVEL","level":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","current":1}"#)
         say(client, #"{"cmd":"RUN_CHANGE_PIN"}"#)
         #expect(sent.next("CHANGE_PIN") == #"{"msg":"CHANGE_PIN"}"#)
         #expect(sent.next("ENTER_PIN") != nil)
         // A second RUN_* while one runs: BAD_STATE, the workflow goes on.
         say(client, #"{"cmd":"RUN_AUTH","tcTokenURL":"https://127.0.0.1:18443/tctoken"}"#)
         #expect(sent.next("BAD_STATE") == #"{"msg":"BAD_STATE","error":"RUN_AUTH"}"#)
+        // The level set between workflows holds in the workflow too.
+        say(client, #"{"cmd":"GET_API_LEVEL"}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#)
         say(client, #"{"cmd":"SET_PIN","value":"123456"}"#)
         #expect(sent.next("ENTER_NEW_PIN") != nil)
         say(client, #"{"cmd":"SET_NEW_PIN","value":"123456"}"#)

@@ -25,6 +25,8 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
     private let sessions: ServiceSessions
     private let send: @Sendable (String) -> Void
     private let answers: InstantAnswers
+    /// The API level, for the answers between workflows and those of each workflow.
+    private let level: Locked<Int>
     private let serial = DispatchQueue(label: "eid.serve.sdk")
     /// The input of the workflow that runs.
     private var running: MessageLines?
@@ -36,8 +38,11 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
     init(sessions: ServiceSessions, send: @escaping @Sendable (String) -> Void) {
         self.sessions = sessions
         self.send = send
+        let level = Locked(APILevel.initial)
+        self.level = level
         answers = InstantAnswers(
-            version: sessions.context.version, board: ReaderBoard(lookup: sessions.context.readers.lookup))
+            version: sessions.context.version, board: ReaderBoard(lookup: sessions.context.readers.lookup),
+            level: level)
     }
 
     func receive(_ message: UnsafeMutableBufferPointer<UInt8>) {
@@ -103,23 +108,25 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
         let done = DispatchSemaphore(value: 0)
         previous = done
         let base = sessions.context
-        let context = FaceContext(
+        var context = FaceContext(
             console: Console(sink: MessageSink(send: { [self] line in deliver(line) })), input: input,
             terminal: { nil }, clock: base.clock, signals: NoSignals(), readers: base.readers, terminate: { _ in },
             version: base.version)
+        context.apiLevel = level
+        let face = context
         let options = sessions.options
         let sessions = self.sessions
         let started = DetachedThread.start {
             switch workflow {
             case .auth(let tcTokenURL, let finish):
                 let ending = AuthFace(
-                    context: context, options: .init(json: true, reader: options.reader, timeout: options.timeout),
+                    context: face, options: .init(json: true, reader: options.reader, timeout: options.timeout),
                     trust: options.trust, connect: options.connect
                 ).authenticate(url: tcTokenURL)
                 finish?(ending)
             case .changePIN:
                 _ = ChangePINFace(
-                    context: context, options: .init(json: true, reader: options.reader, timeout: options.timeout)
+                    context: face, options: .init(json: true, reader: options.reader, timeout: options.timeout)
                 ).run()
             }
             input.end()
