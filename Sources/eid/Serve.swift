@@ -108,11 +108,14 @@ struct Serve: ParsableCommand {
             throw ValidationError("eid serve: \(error)")
         }
         context.console.err("eid: serving on port \(bound) (http://127.0.0.1:\(bound)/eID-Client, ws: /eID-Kernel)")
-        // SIGTERM (systemd, kill) ends the service, through a signal source so that it works even
-        // where the signal came blocked; a card in use is reset by pcscd as its connection ends.
-        // Ctrl-C keeps its default (the end) except while a workflow asks at the terminal, which
-        // it cancels there (the browser still gets its 303).
-        let stop = ProcessSignals().watch([SIGTERM], onStop: { _ in Glibc.exit(0) }, onSuspend: nil)
+        // SIGTERM (systemd, kill) and Ctrl-C end the service, through signal sources so that they
+        // work even where the signals came blocked; a card in use is reset by pcscd as its
+        // connection ends. While a workflow asks at the terminal, Ctrl-C is its cancel (it
+        // watches the signal itself) and the service goes on.
+        let stop = ServiceSignals { signal in
+            if signal == SIGINT && sessions.isAnswering { return }
+            Glibc.exit(signal == SIGINT ? 130 : 0)
+        }
         withExtendedLifetime(stop) { service.wait() }
     }
 

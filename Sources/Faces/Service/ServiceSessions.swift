@@ -39,6 +39,8 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
     private let answerer: AnswererChoice
     private let lock = Lock()
     private var running = false
+    /// The running workflow asks the answerer (the terminal), not an SDK client.
+    private var answering = false
     private var client: SDKConnection?
 
     public init(context: FaceContext, options: Options, answerer: @escaping AnswererChoice) {
@@ -80,12 +82,15 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
                         "No one can confirm this authentication: connect an SDK client to /eID-Kernel on this port, "
                             + "or run eid serve in a terminal.")))
         }
+        lock.withLock { answering = true }
         let sessions = self
         let started = DetachedThread.start {
             done(answerer.authenticate(tcTokenURL: tcTokenURL))
+            sessions.lock.withLock { sessions.answering = false }
             sessions.release()
         }
         if !started {
+            lock.withLock { answering = false }
             release()
             return .refused(.failure(.internalError("eid could not start the authentication.")))
         }
@@ -93,6 +98,10 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
     }
 
     public var acceptsSDKClient: Bool { lock.withLock { client == nil } }
+
+    /// Whether a workflow is asking the answerer (the terminal) now: Ctrl-C is then its cancel,
+    /// not the service's end.
+    public var isAnswering: Bool { lock.withLock { answering } }
 
     public func openSDKClient(send: @escaping @Sendable (String) -> Void, close: @escaping @Sendable () -> Void)
         -> (any SDKClient)?
