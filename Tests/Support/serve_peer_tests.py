@@ -198,21 +198,35 @@ def expect(answer, status, content_type=None, headers=None):
     return answer
 
 
+class Refused(PeerError):
+    """The browser got its final answer (`answer`: 409, an error page) before the SDK client got AUTH."""
+
+    def __init__(self, answer):
+        super().__init__(f"the browser got {answer.status} {answer.reason} before the SDK client got AUTH")
+        self.answer = answer
+
+
 async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
     """A browser's GET /eID-Client?tcTokenURL=… to the client on `port`, read as raw HTTP; with
-    `answer`, the idle SDK `client` must first receive {"msg":"AUTH"}, then answers the workflow
-    (`auth.authenticate`: ACCEPT, the PIN). Returns the Activation. bench.py times it."""
+    `answer`, the idle SDK `client` must first receive {"msg":"AUTH"} (Refused when the browser's
+    final answer comes first), then answers the workflow (`auth.authenticate`: ACCEPT, the PIN).
+    Returns the Activation. bench.py times it."""
     path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(tctoken_url, safe="")
     sent = time.monotonic()
     browser = asyncio.create_task(exchange(request(port, path), port, timeout))
     final, asked = None, ()
     if answer:
+        first = asyncio.create_task(client.expect("AUTH"))
         try:
-            started = await client.expect("AUTH")
+            await asyncio.wait({first, browser}, return_when=asyncio.FIRST_COMPLETED)
+            if not first.done():
+                raise Refused(browser.result()[-1])
+            started = first.result()
             if set(strip(started)) != {"msg"}:
                 raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
             final, asked = await auth.authenticate(client, None)
         except BaseException:
+            first.cancel()
             browser.cancel()
             raise
     return Activation(sent, await browser, final, asked)
