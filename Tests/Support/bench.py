@@ -599,7 +599,7 @@ def has_serve():
 async def serve_runs(client_kind, server, runs):
     """One client on its port (serve.start_client), an idle SDK client connected to it, `runs`
     browser-style activations: {idle, after_first, after_last, peak (KiB); to_enter_pin,
-    pin_to_303 (s lists)}."""
+    pin_to_303 (s lists); conflicts (409s tried again)}."""
     app = serve.start_client(client_kind)
     client = None
     try:
