@@ -4,8 +4,8 @@ import SmartCard
 
 /// Performs the PACE sub-machine's effects for a workflow: the card search, the READER and
 /// ENTER_* messages, PACE, the retry counter and RESET RETRY COUNTER (unblock) on the card
-/// session its configuration's `openSession` makes. It holds the card and the last answer (a secret, wiped as soon
-/// as it is used) until `end()`, which wipes it and resets the card.
+/// session its configuration's `openSession` makes. It holds the card and the last answer (a
+/// secret, wiped as soon as it is used) until `end()`, which wipes it and resets the card.
 final class PACEPerformer {
     let configuration: PACEConfiguration<PINManagementCard>
     /// Whether ENTER_PIN takes the 5-digit transport PIN (change PIN: yes; authentication: no).
