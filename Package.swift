@@ -14,15 +14,17 @@ import PackageDescription
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2),
 //                        PAOSTransport and RefreshAddressClient (the network as the workflows see it)
 //   SDK                  the AusweisApp2 SDK messages and commands (JSON)
-//   Workflows            reader listing and change PIN as state machines speaking SDK messages;
-//                        imports neither PCSC nor CardSimulator (the executables wire the providers)
-//                        nor any transport
+//   Workflows            reader listing, the PACE sub-machine, change PIN and authentication (from the
+//                        TcToken fetch, an injected TcTokenFetcher, to the refresh address) as state
+//                        machines speaking SDK messages; imports neither PCSC nor CardSimulator (the
+//                        executables wire the providers) nor any transport
 //   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2); no workflow
 //   LocalService         eid serve's port, transport only: HTTP/1.1 (NIOHTTP1) and the SDK WebSocket (NIOWebSocket),
 //                        request routing, the Host check, error pages, socket activation; asks a delegate
 //   Faces                the terminal and JSON faces over an injected context (console, input,
-//                        terminal, clock, signals, reader providers); imports neither PCSC nor CardSimulator;
-//                        the service sessions (LocalService's delegate: SDK clients, browser activations)
+//                        terminal, clock, signals, reader providers), one face session per run (Terminal/,
+//                        JSON/, Process/, Commands/); imports neither PCSC nor CardSimulator; Service/: the
+//                        service sessions (LocalService's delegate: SDK clients, browser activations)
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes

@@ -106,19 +106,18 @@ enum AuthLoadBench {
     static func authenticate(url: String, provider: SimulatorReaderProvider) -> Bool {
         let session = HTTPSession()
         defer { session.close() }
-        guard let fetched = try? TcTokenFetch(session: session).fetch(url),
-            let transport = try? HTTPPAOSTransport(session: session, fetched: fetched)
-        else { return false }
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: url, tcToken: fetched.tcToken,
-                trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
+                url: url, trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
                 csca: SimulatorTestPKI.csca),
-            provider: provider, peer: AnsweringPeer(), transport: transport,
-            readerName: SimulatedCardChannel.readerName, timeouts: .init(card: 10, input: 10),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            fetch: { tcTokenURL in
+                guard let fetched = try? TcTokenFetch(session: session).fetch(tcTokenURL),
+                    let transport = try? HTTPPAOSTransport(session: session, fetched: fetched)
+                else { return .failure(AuthConnection.Failure(.authTcTokenUnavailable(.connectionFailed))) }
+                return .success(AuthConnection(tcToken: fetched.tcToken, transport: transport))
+            },
+            provider: provider, peer: AnsweringPeer(), readerName: SimulatedCardChannel.readerName,
+            timeouts: .init(card: 10, input: 10))
         return workflow.run().outcome.result.major == .ok
     }
 }

@@ -32,32 +32,27 @@ if CommandLine.arguments.dropFirst().first == "eac" {
         try EACBench.run(reader: reader, runs: runs)
     }
 }
-/// The arguments of a load run, `TCTOKEN-URL CLIENTS AMOUNT` with both numbers above zero (AMOUNT a
-/// count of runs or a number of seconds), or the usage error naming `amount`.
-func loadArguments<Amount: LosslessStringConvertible & Numeric & Comparable>(
-    _ arguments: [String], command: String, amount: String
-) throws -> (url: String, clients: Int, amount: Amount) {
-    guard arguments.count == 3, let clients = Int(arguments[1]), let value = Amount(arguments[2]), clients > 0,
-        value > .zero
-    else { throw BenchError.usage("eid-bench \(command) TCTOKEN-URL CLIENTS \(amount)") }
-    return (arguments[0], clients, value)
+/// `eid-bench COMMAND TCTOKEN-URL CLIENTS AMOUNT`, a load run, when the first argument is
+/// `command`: both numbers above zero (AMOUNT a count of runs or a number of seconds), else the
+/// usage error naming `amount`; then `body` with them.
+func loadRun<Amount: LosslessStringConvertible & Numeric & Comparable>(
+    _ command: String, amount: String, _ body: (_ url: String, _ clients: Int, _ amount: Amount) -> Void
+) {
+    guard CommandLine.arguments.dropFirst().first == command else { return }
+    let arguments = Array(CommandLine.arguments.dropFirst(2))
+    running {
+        guard arguments.count == 3, let clients = Int(arguments[1]), let value = Amount(arguments[2]), clients > 0,
+            value > .zero
+        else { throw BenchError.usage("eid-bench \(command) TCTOKEN-URL CLIENTS \(amount)") }
+        body(arguments[0], clients, value)
+    }
 }
 
-if CommandLine.arguments.dropFirst().first == "runs" {
-    let arguments = Array(CommandLine.arguments.dropFirst(2))
-    running {
-        let run: (url: String, clients: Int, amount: Int) = try loadArguments(
-            arguments, command: "runs", amount: "COUNT")
-        AuthLoadBench.run(url: run.url, clients: run.clients, count: run.amount)
-    }
+loadRun("runs", amount: "COUNT") { (url, clients, count: Int) in
+    AuthLoadBench.run(url: url, clients: clients, count: count)
 }
-if CommandLine.arguments.dropFirst().first == "auth" {
-    let arguments = Array(CommandLine.arguments.dropFirst(2))
-    running {
-        let run: (url: String, clients: Int, amount: Double) = try loadArguments(
-            arguments, command: "auth", amount: "SECONDS")
-        AuthLoadBench.run(url: run.url, clients: run.clients, seconds: run.amount)
-    }
+loadRun("auth", amount: "SECONDS") { (url, clients, seconds: Double) in
+    AuthLoadBench.run(url: url, clients: clients, seconds: seconds)
 }
 
 func cpuSeconds() -> Double {

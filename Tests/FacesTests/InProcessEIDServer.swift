@@ -43,7 +43,7 @@ final class InProcessEIDServer: PAOSTransport {
             guard url == Self.tcTokenURL else {
                 return .failure(AuthFace.ConnectFailure(.authTcTokenUnavailable(.hostNotFound(host: "elsewhere"))))
             }
-            return .success((self.tcToken, self))
+            return .success(AuthConnection(tcToken: self.tcToken, transport: self))
         }
     }
 

@@ -45,6 +45,24 @@ def terminate(process):
             process.wait(timeout=5)
 
 
+def wait_for_port_file(process, path, name, timeout):
+    """The port that `process` (`name` in errors) writes to the file `path`; PeerError when it ends
+    first or writes none within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise PeerError(f"{name} ended at start with status {process.returncode}")
+        try:
+            with open(path) as f:
+                text = f.read().strip()
+            if text:
+                return int(text)
+        except (FileNotFoundError, ValueError):
+            pass
+        time.sleep(0.02)
+    raise PeerError(f"{name} wrote no port file within {timeout:.0f} s")
+
+
 class SoftwareCard:
     """eid-sim plugged into a vpcd port, with --trace (one line per APDU, no data) to a file."""
 
@@ -73,12 +91,13 @@ NO_PREVERIFICATION = {"preverification": {"enabled": "false"}}
 
 
 class AusweisApp2:
-    """One headless AusweisApp2 (`--ui websocket --port 0`) in a scratch directory, with
-    `settings` ({section: {key: value}}) written into its settings files before it starts."""
+    """One headless AusweisApp2 (`--ui websocket --port 0`; with `webservice`, also `--ui webservice`:
+    the HTTP endpoints of port 24727 beside the SDK) in a scratch directory, with `settings`
+    ({section: {key: value}}) written into its settings files before it starts."""
 
     START_TIMEOUT = 15.0
 
-    def __init__(self, settings=None):
+    def __init__(self, settings=None, webservice=False):
         self.dir = tempfile.mkdtemp(prefix="eid-aa2-")
         for sub in ("home", "tmp", "xdg"):
             os.makedirs(os.path.join(self.dir, sub), mode=0o700)
@@ -96,25 +115,19 @@ class AusweisApp2:
             raise PeerError("PCSCLITE_CSOCK_NAME is not set: run inside Tests/Support/pcsc-env.sh run")
         self.output = open(os.path.join(self.dir, "stdout.log"), "w")
         self.process = subprocess.Popen(
-            ["AusweisApp2", "--ui", "websocket", "--port", "0", "--keep"],
+            ["AusweisApp2", "--ui", "websocket", *(["--ui", "webservice"] if webservice else []), "--port", "0",
+             "--keep"],
             env=env, stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
-        self.port = self._wait_for_port()
+        try:
+            self.port = self._wait_for_port()
+        except PeerError:
+            self.stop()
+            raise
 
     def _wait_for_port(self):
-        deadline = time.monotonic() + self.START_TIMEOUT
-        pattern = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise PeerError(f"AusweisApp2 ended at start with status {self.process.returncode}")
-            try:
-                with open(pattern) as f:
-                    text = f.read().strip()
-                if text:
-                    return int(text)
-            except (FileNotFoundError, ValueError):
-                pass
-            time.sleep(0.02)
-        raise PeerError(f"AusweisApp2 wrote no port file within {self.START_TIMEOUT:.0f} s")
+        """The port from `$TMPDIR/AusweisApp2.<pid>.port` (bench.py's TestPKIAusweisApp2 calls it too)."""
+        path = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
+        return wait_for_port_file(self.process, path, "AusweisApp2", self.START_TIMEOUT)
 
     @property
     def url(self):
@@ -150,12 +163,14 @@ class AusweisApp2:
 
 class SDKClient:
     """The WebSocket SDK connection: send commands, take messages, each with a timeout.
-    Keeps a transcript (secrets masked) and the monotonic time of every message and command."""
+    Keeps a transcript (secrets masked) and the monotonic time of every message and command
+    (`_at` of a message; `last_sent` and `last_received` by command and message name)."""
 
     def __init__(self, ws):
         self.ws = ws
         self.transcript = []
         self.last_sent = {}
+        self.last_received = {}
 
     @classmethod
     async def connect(cls, url, timeout=10.0):
@@ -176,6 +191,7 @@ class SDKClient:
             raise PeerError(f"no SDK message within {timeout:.0f} s") from None
         message = json.loads(text)
         message["_at"] = time.monotonic()
+        self.last_received[message.get("msg")] = message["_at"]
         self.transcript.append("< " + text)
         return message
 

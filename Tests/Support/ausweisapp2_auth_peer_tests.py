@@ -155,8 +155,10 @@ class TestServer:
     def tctoken_url(self, fault):
         return self.origin + "/tctoken" + (f"?fault={fault}" if fault else "")
 
-    def result(self):
-        with urllib.request.urlopen(self.origin + "/result", context=self.tls, timeout=10) as answer:
+    def result(self, session=None):
+        """GET /result: the last finished session's result, or that of `session`."""
+        url = self.origin + "/result" + (f"?session={session}" if session else "")
+        with urllib.request.urlopen(url, context=self.tls, timeout=10) as answer:
             return answer.read().decode()
 
     def stop(self):
@@ -165,10 +167,12 @@ class TestServer:
 
 
 async def authenticate(client, url):
-    """RUN_AUTH at `url`: ACCEPT the access rights, the PIN when asked; returns the final AUTH
-    and the names of the questions asked. Anything else asked is answered with CANCEL, and the
-    case fails once the workflow has ended."""
-    await client.send("RUN_AUTH", tcTokenURL=url)
+    """RUN_AUTH at `url` (None: a browser started the workflow, the client only answers):
+    ACCEPT the access rights, the PIN when asked; returns the final AUTH and the names of the
+    questions asked. Anything else asked is answered with CANCEL, and the case fails once the
+    workflow has ended."""
+    if url:
+        await client.send("RUN_AUTH", tcTokenURL=url)
     asked = []
     while True:
         message = await client.expect_any(CASE_TIMEOUT)

@@ -13,6 +13,7 @@
 #   PCSCLITE_CSOCK_NAME      the socket of the private pcscd (libpcsclite honours it)
 #   EID_E2E_READERS          "reader name=vpcd port" pairs, separated by ';'
 #   EID_E2E_EMPTY_SOCKET     the socket of a second private pcscd that has no reader at all
+#   EID_E2E_DIR              DIR itself (where tests keep artefacts, e.g. browser screenshots)
 set -euo pipefail
 
 PACKAGES=(pcscd libpcsclite-dev vsmartcard-vpcd libssl-dev libxml2-dev libeac-dev openpace pcsc-tools tmux ausweisapp2 python3-websockets systemd)
@@ -24,6 +25,8 @@ PACKAGES+=(vsmartcard-vpicc python3-pycryptodome)
 PACKAGES+=(libcurl4-openssl-dev openssl)
 # eid-testserver's tests talk to it with independent TLS clients: curl and openssl s_client.
 PACKAGES+=(curl)
+# A real browser for the tests of the eID client on port 24727 (serve_browser_tests.py).
+PACKAGES+=(chromium chromium-driver python3-selenium)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 
@@ -109,6 +112,7 @@ start() {
 export PCSCLITE_CSOCK_NAME='$dir/run/pcscd.comm'
 export EID_E2E_READERS='$readers'
 export EID_E2E_EMPTY_SOCKET='$dir/empty-run/pcscd.comm'
+export EID_E2E_DIR='$dir'
 EOF
     say "pcscd $pid up with readers: $readers"
 }

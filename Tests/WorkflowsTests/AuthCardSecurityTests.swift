@@ -37,12 +37,11 @@ import Testing
         let server = try FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                url: FakeEIDServer.tcTokenURL,
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(), csca: csca),
-            provider: SimulatorReaderProvider(card: card),
-            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]), transport: server,
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: card),
+            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
+            timeouts: .init(card: 5, input: 5))
         return (workflow.run(), server)
     }
 
@@ -125,12 +124,11 @@ import Testing
         let server = try FakeEIDServer(fault: .ephemeralKeyWithoutPrefix)
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                url: FakeEIDServer.tcTokenURL,
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC()),
-            provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
-            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]), transport: server,
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: nil) })
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
+            peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
+            timeouts: .init(card: 5, input: 5))
         let result = workflow.run()
         #expect(result.outcome.result == .ok && result.outcome.reason == nil, "\(String(describing: result.outcome))")
         #expect(server.dataGroup4 == [UInt8](hex: "64070c054552494b41"))

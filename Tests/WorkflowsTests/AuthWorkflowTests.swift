@@ -42,13 +42,11 @@ import Testing
         let server = try server ?? FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken, trustAnchors: trustAnchors,
+                url: FakeEIDServer.tcTokenURL, trustAnchors: trustAnchors,
                 date: .todayUTC(), csca: SimulatorTestPKI.csca),
-            provider: SimulatorReaderProvider(card: card), peer: peer, transport: server, refreshClient: refreshClient,
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            fetch: server.fetch(refreshClient: refreshClient), provider: SimulatorReaderProvider(card: card),
+            peer: peer,
+            timeouts: .init(card: 5, input: 5))
         return Run(result: workflow.run(), peer: peer, server: server, card: card)
     }
 
@@ -356,14 +354,11 @@ final class ReactivePeer: ScriptedPeer {
         let server = try FakeEIDServer()
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: FakeEIDServer.tcTokenURL, tcToken: server.tcToken,
+                url: FakeEIDServer.tcTokenURL,
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
                 csca: SimulatorTestPKI.csca),
-            provider: SimulatorReaderProvider(card: card), peer: ScriptedPeer(lines), transport: server,
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: card), peer: ScriptedPeer(lines),
+            timeouts: .init(card: 5, input: 5))
         var seen: [AuthProgress] = []
         workflow.onProgress = { seen.append($0) }
         _ = workflow.run()
@@ -371,7 +366,8 @@ final class ReactivePeer: ScriptedPeer {
     }
 
     static let order: [AuthProgress] = [
-        AuthProgress(percent: 0, step: .openingSecureChannel), AuthProgress(percent: 20, step: .verifyingProvider),
+        .start, AuthProgress(percent: 0, step: .openingSecureChannel),
+        AuthProgress(percent: 20, step: .verifyingProvider),
         AuthProgress(percent: 40, step: .verifyingCard), AuthProgress(percent: 60, step: .readingData),
         AuthProgress(percent: 80, step: .sendingToProvider),
     ]
@@ -392,17 +388,21 @@ final class ReactivePeer: ScriptedPeer {
     }
 
     @Test func aCancelBeforeTheCardGoesStraightTo80() throws {
-        #expect(try progress([AuthWorkflowTests.cancel]) == [AuthProgress(percent: 80, step: .sendingToProvider)])
+        let cancelled = try progress([AuthWorkflowTests.cancel])
+        #expect(cancelled == [.start, AuthProgress(percent: 80, step: .sendingToProvider)])
     }
 
     @Test func enteringAStateOnlyReportsAChange() {
         let start = AuthProgress.start
-        #expect(start.entering(.editAccessRights) == nil)
-        let channel = start.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3))))
+        let accepted = AuthStateTests.accepted
+        #expect(AuthProgress.after(nil, entering: .getTcToken(tcTokenURL: FakeEIDServer.tcTokenURL)) == start)
+        #expect(start.entering(.getTcToken(tcTokenURL: FakeEIDServer.tcTokenURL)) == nil)
+        #expect(start.entering(.editAccessRights(accepted.terminal)) == nil)
+        let channel = start.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 3)), accepted))
         #expect(channel == AuthProgress(percent: 0, step: .openingSecureChannel))
-        #expect(channel?.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2)))) == nil)
+        #expect(channel?.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2)), accepted)) == nil)
         let transmit = AuthProgress(percent: 60, step: .readingData)
-        #expect(transmit.entering(.transmit) == nil)
+        #expect(transmit.entering(.transmit(accepted.terminal)) == nil)
     }
 }
 

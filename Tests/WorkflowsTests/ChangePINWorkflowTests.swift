@@ -16,8 +16,9 @@ import Testing
         let channel = given ?? FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
         let peer = ScriptedPeer(lines)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
-            openSession: { _, _ in card })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
+                openSession: { _, _ in card }))
         return (workflow.run(), peer, card)
     }
 
@@ -95,6 +96,46 @@ import Testing
             ])
     }
 
+    /// vsmartcard's nPA emulator unblocks the PIN already at PACE with the PUK and answers the
+    /// unblock 6988 without secure messaging: the card is read again (READER, 3 attempts) and
+    /// ENTER_PIN follows, as AusweisApp2's StateResetRetryCounter goes on.
+    @Test func anUnblockAnswered6988ReadsTheCardAgain() {
+        final class EmulatedNPACard: FakePINCard {
+            let channel: FakeCardChannel
+            init(channel: FakeCardChannel) { self.channel = channel }
+            override func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws
+                -> PACEOutcome
+            {
+                let outcome = try super.establishPACE(password, secret: secret, chat: chat)
+                if password == .puk, outcome == .established {
+                    counter = 3
+                    channel.mseStatus = .success
+                }
+                return outcome
+            }
+            override func unblockPIN() throws -> StatusWord {
+                operations.append("unblock")
+                throw CardError.statusWord(.smDataObjectsIncorrect)
+            }
+        }
+        let channel = FakeCardChannel(mseStatus: .retriesLeft(0))
+        let card = EmulatedNPACard(channel: channel)
+        let (outcome, peer, _) = run(
+            [#"{"cmd":"SET_PUK","value":"9876543210"}"#, Self.pin, Self.newPIN], counter: 0, card: card,
+            channel: channel)
+        #expect(outcome == .changed)
+        #expect(
+            peer.names == ["CHANGE_PIN", "READER", "ENTER_PUK", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        let pin = peer.messages.first { $0.name == "ENTER_PIN" }
+        if case .enterPIN(nil, let reader)? = pin {
+            #expect(reader.card.eIDCard?.retryCounter == 3)
+        } else {
+            Issue.record("no ENTER_PIN")
+        }
+        #expect(card.operations == ["PACE puk", "unblock", "PACE pin", "change"])
+        #expect(channel.resets == 2, "reset when the connection was dropped, and at the end")
+    }
+
     @Test(arguments: [0x6982, 0x6983, 0x6984] as [UInt16])
     func inoperativePUKEndsTheWorkflow(unblockStatus: UInt16) {
         let card = FakePINCard()
@@ -147,7 +188,7 @@ import Testing
         let channel = FakeCardChannel(mseStatus: .success)
         let peer = ScriptedPeer([Self.pin, Self.newPIN])
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card })
+            pace: PACEConfiguration(provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card }))
         var names: [String] = []
         workflow.onState = { names.append($0.name) }
         #expect(workflow.run() == .changed)
@@ -200,8 +241,9 @@ import Testing
     @Test func deactivatedCardIsShownNothingIsAskedAndCancelEndsIt() {
         let peer = ScriptedPeer([], endOfInput: false)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
-            timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+                timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() }))
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { peer.feed(#"{"cmd":"CANCEL"}"#) }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
@@ -215,8 +257,9 @@ import Testing
     @Test func deactivatedCardWaitsUntilTimeout() {
         let peer = ScriptedPeer([], endOfInput: false)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
-            timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+                timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() }))
         #expect(workflow.run() == .timedOut)
         #expect(peer.names == ["CHANGE_PIN", "READER", "INSERT_CARD", "CHANGE_PIN"])
     }
@@ -235,7 +278,8 @@ import Testing
         let card = RemovingCard()
         card.channel = channel
         let peer = ScriptedPeer([Self.pin])
-        let workflow = ChangePINWorkflow(provider: provider, peer: peer, openSession: { _, _ in card })
+        let workflow = ChangePINWorkflow(
+            pace: PACEConfiguration(provider: provider, peer: peer, openSession: { _, _ in card }))
         #expect(workflow.run() == .cardError(.cardRemoved))
         #expect(peer.messages.last == .changePIN(success: false))
     }

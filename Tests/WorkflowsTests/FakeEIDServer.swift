@@ -103,6 +103,11 @@ final class FakeEIDServer: PAOSTransport {
             communicationErrorAddress: "https://service.example/error")
     }
 
+    /// The workflow's TcToken fetch: this server's TcToken and this server as the transport.
+    func fetch(refreshClient: RefreshAddressClient? = nil) -> TcTokenFetcher {
+        { _ in .success(AuthConnection(tcToken: self.tcToken, transport: self, refreshClient: refreshClient)) }
+    }
+
     var eac1Input: EAC1InputType {
         EAC1InputType(
             certificates: [

@@ -15,8 +15,10 @@ import Testing
         let channel = FakeCardChannel(mseStatus: .success)
         let peer = ScriptedPeer(lines)
         let performer = PACEPerformer(
-            provider: OneReaderProvider(channel), peer: peer, readerName: nil, timeouts: .init(card: 5, input: 5),
-            transportPINAllowed: transportPINAllowed, openSession: { _, _ in card })
+            PACEConfiguration(
+                provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: 5, input: 5),
+                openSession: { _, _ in card }),
+            transportPINAllowed: transportPINAllowed)
         return (performer, peer, channel)
     }
 
@@ -69,6 +71,25 @@ import Testing
         #expect(pace.perform(effect) == .failed(.cardRemoved))
     }
 
+    /// The unblock answered 6988 without secure messaging (vsmartcard's nPA emulator, which has
+    /// unblocked the PIN at PACE with the PUK): the card's answer, not a failure; dropping the
+    /// card resets it and forgets the session, and the next search reads it again.
+    @Test func anUnblockAnsweredWithoutSecureMessagingThenTheCardReadAgain() {
+        final class EmulatedNPA: FakePINCard {
+            override func unblockPIN() throws -> StatusWord { throw CardError.statusWord(.smDataObjectsIncorrect) }
+        }
+        let (pace, peer, channel) = performer([#"{"cmd":"SET_PUK","value":"9876543210"}"#], card: EmulatedNPA())
+        #expect(pace.perform(.waitForCard) == .cardFound(retryCounter: 3))
+        #expect(pace.perform(.ask(.puk)) == .answered)
+        #expect(pace.perform(.establishPace(.puk)) == .paceEstablished)
+        #expect(pace.perform(.unblockPIN) == .unblocked(.refused(.smDataObjectsIncorrect)))
+        #expect(pace.perform(.dropCard) == nil)
+        #expect(channel.resets == 1 && pace.card == nil && pace.found == nil)
+        #expect(pace.perform(.waitForCard) == .cardFound(retryCounter: 3))
+        #expect(pace.card != nil)
+        #expect(peer.names == ["ENTER_PUK"])
+    }
+
     /// No card (or the card taken out before it was found): INSERT_CARD once, then the card
     /// timeout ends the search.
     @Test func noCardInTheReaderTimesOut() {
@@ -77,8 +98,10 @@ import Testing
         provider.present = false
         let peer = ScriptedPeer([], endOfInput: false)
         let pace = PACEPerformer(
-            provider: provider, peer: peer, readerName: nil, timeouts: .init(card: 0.2, input: 0.2),
-            transportPINAllowed: true, openSession: { _, _ in FakePINCard() })
+            PACEConfiguration(
+                provider: provider, peer: peer, timeouts: .init(card: 0.2, input: 0.2),
+                openSession: { _, _ in FakePINCard() }),
+            transportPINAllowed: true)
         #expect(pace.perform(.waitForCard) == .timedOut)
         #expect(peer.names == ["INSERT_CARD"])
         #expect(pace.card == nil)

@@ -106,9 +106,23 @@ import Testing
         #expect(
             next(.resetRetryCounter(Self.blocked), .unblocked(.done))
                 == PACEStep(.preparePace(Self.fresh), [.noteCard(CardInfo(retryCounter: 3)), .checkCancelled]))
+    }
+
+    /// Any other answer to the unblock (vsmartcard's nPA emulator: 6988, having unblocked the PIN
+    /// already at PACE with the PUK): the card connection is dropped and the card read again, as
+    /// AusweisApp's StateResetRetryCounter does; PACE goes on from the PIN state it then shows.
+    @Test func anUnexpectedUnblockAnswerReadsTheCardAgain() {
+        for sw in [StatusWord.smDataObjectsIncorrect, .wrongData] {
+            #expect(
+                next(.resetRetryCounter(Self.blocked), .unblocked(.refused(sw)))
+                    == PACEStep(.selectReader, [.dropCard, .waitForCard]))
+        }
+        // Read again with 3 attempts: READER, then ENTER_PIN.
         #expect(
-            next(.resetRetryCounter(Self.blocked), .unblocked(.refused(.wrongData)))
-                == PACEStep(.ended(.cardError(.statusWord(.wrongData)))))
+            next(.selectReader, .cardFound(retryCounter: 3))
+                == PACEStep(.preparePace(Self.fresh), [.sendReader, .checkCancelled]))
+        #expect(
+            next(.preparePace(Self.fresh), .proceed) == PACEStep(.enterPacePassword(.pin, Self.fresh), [.ask(.pin)]))
     }
 
     @Test func aUsedUpPUKEndsWithTheCardShownInoperative() {
@@ -142,7 +156,7 @@ import Testing
             .cardFound(retryCounter: 3), .cardFound(retryCounter: 1), .cardFound(retryCounter: 0), .proceed,
             .answered, .paceEstablished, .paceRefused(.retriesLeft(2)), .paceRefused(.authenticationFailed),
             .paceRefused(.authenticationMethodBlocked), .retryCounterRead(2), .retryCounterRead(nil),
-            .unblocked(.done), .unblocked(.pukInoperative),
+            .unblocked(.done), .unblocked(.pukInoperative), .unblocked(.refused(.smDataObjectsIncorrect)),
         ]
         for event in events {
             guard let step = next(state, event) else { continue }

@@ -12,7 +12,7 @@ import EIDCrypto
 /// A certificate whose CHAT grants more than its issuer's is not refused: the card does not
 /// refuse such a chain either (TR-03110-3; OpenPACE and AusweisApp do not check it). What the
 /// chain grants is `effectiveCHAT`, the AND of its CHATs, which the card ANDs with PACE's CHAT.
-public struct CVCertificateChain: Sendable {
+public struct CVCertificateChain: Equatable, Sendable {
     /// The chain from the trust anchor to the target certificate.
     public let certificates: [CVCertificate]
 

@@ -7,9 +7,9 @@ import Workflows
 
 /// `eid auth`: an online authentication (TR-03124) with the terminal face (who asks for what,
 /// "Proceed? [y/N]", the PIN prompts, the outcome) or the JSON face (the SDK messages, commands
-/// from the context's input), wired from a context. The network is injected (`Connect`): the
-/// executable fetches the TcToken over TLS-1 and gives the PAOS transport over TLS-2; tests give
-/// a server in process.
+/// from the context's input), wired from a context. The network is injected (`Connect`, which the
+/// workflow calls in its StateGetTcToken): the executable fetches the TcToken over TLS-1 and
+/// gives the PAOS transport over TLS-2; tests give a server in process.
 public struct AuthFace {
     public struct Options: Sendable {
         public var json: Bool
@@ -66,19 +66,12 @@ public struct AuthFace {
         }
     }
 
-    /// The TcToken for a tcTokenURL, and the PAOS transport to its eID server; or why not.
-    public typealias Connect = (_ tcTokenURL: String) -> Result<(TcToken, PAOSTransport), ConnectFailure>
+    /// The TcToken for a tcTokenURL, and the PAOS transport to its eID server; or why not (the
+    /// workflow's `TcTokenFetcher`).
+    public typealias Connect = TcTokenFetcher
 
-    /// Why `Connect` gave no transport: a FailureReason (a typed wrapper, so `Result` can hold it).
-    public struct ConnectFailure: Error {
-        public var reason: FailureReason
-        /// The AUTH message's url, when there is one (a refused TcToken's CommunicationErrorAddress).
-        public var url: String?
-        public init(_ reason: FailureReason, url: String? = nil) {
-            self.reason = reason
-            self.url = url
-        }
-    }
+    /// Why `Connect` gave no transport.
+    public typealias ConnectFailure = AuthConnection.Failure
 
     let context: FaceContext
     let options: Options
@@ -99,7 +92,7 @@ public struct AuthFace {
 
     /// How an authentication ended: the exit status (its sentence, if any, already said), the
     /// address to continue at (the refresh address with the result, or the
-    /// CommunicationErrorAddress), and why it failed.
+    /// CommunicationErrorAddress), and why it failed (eid serve answers the browser by them).
     public struct Ending: Sendable {
         public var status: Int32
         public var url: String?
@@ -107,57 +100,41 @@ public struct AuthFace {
     }
 
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL); returns the exit
-    /// status (its sentence, if any, already said).
+    /// status (its sentence, if any, already said). The workflow fetches the TcToken; the readers
+    /// and the terminal are opened once it came (`DeferredWiring`).
     public func run(url: String) -> Int32 { authenticate(url: url).status }
 
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL): how it ended.
     public func authenticate(url: String) -> Ending {
         let console = context.console
-        let tcTokenURL: String
-        do {
-            tcTokenURL = try ActivationURL.tcTokenURL(from: url)
-        } catch {
-            return endEarly(.authInvalidActivationURL(error), url: nil, opened: false)
+        let wiring = DeferredWiring(session: FaceSession(context: context, json: options.json), transportPIN: false) {
+            [options] in
+            AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
         }
-        if options.json { StatusReport.opening.forEach(console.json) }
-        let tcToken: TcToken
-        let transport: PAOSTransport
-        switch connect(tcTokenURL) {
-        case .success(let connected): (tcToken, transport) = connected
-        case .failure(let failure): return endEarly(failure.reason, url: failure.url, opened: options.json)
-        }
-        let session: FaceSession.Wired
-        do {
-            session = try FaceSession(context: context, json: options.json).wire(transportPIN: false) {
-                AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
-            }
-        } catch {
-            return Ending(status: console.report(error.reason), url: nil, reason: error.reason)
-        }
-        var peer = session.peer
+        var peer: SDKPeer = wiring
         var status: StatusReport?
         if options.json {
-            status = StatusReport(inner: peer, opened: true)
+            status = StatusReport(inner: wiring)
             peer = status!
         }
         let workflow = AuthWorkflow(
             configuration: .init(
-                tcTokenURL: tcTokenURL, tcToken: tcToken, trustAnchors: trust.anchors, linkCertificates: trust.links,
-                date: trust.date, csca: trust.csca),
-            provider: session.provider, peer: peer, transport: transport,
-            refreshClient: transport as? RefreshAddressClient, readerName: options.reader,
+                url: url, trustAnchors: trust.anchors, linkCertificates: trust.links, date: trust.date,
+                csca: trust.csca),
+            fetch: wiring.wiring(after: connect), provider: wiring, peer: peer, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout))
         if let status { workflow.onProgress = status.report }
-        let result = session.run { startInput in
-            startInput()
+        let result = withExtendedLifetime(wiring) {
+            defer { wiring.end() }
             return workflow.run()
         }
-        if options.open && !session.isStopped { open(result.url) }
+        // An authentication that ended before the service answered sends the browser nowhere.
+        if options.open && wiring.wired != nil && !wiring.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else {
             return Ending(status: ExitStatus.success, url: result.url, reason: nil)
         }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if session.isStopped {
+        if wiring.isStopped {
             return Ending(status: console.report(.interrupted, quiet: true), url: result.url, reason: .interrupted)
         }
         return Ending(
@@ -176,21 +153,5 @@ public struct AuthFace {
         do { try opener.open(url, quiet: options.json) } catch {
             context.console.err("eid: --open: \(error)")
         }
-    }
-
-    /// A failure before the workflow could start: AUTH (unless `opened`), STATUS at 80 % as
-    /// AusweisApp's refresh step sends it, then AUTH with the result (JSON); or the sentence
-    /// (terminal).
-    private func endEarly(_ reason: FailureReason, url: String?, opened: Bool) -> Ending {
-        let console = context.console
-        let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
-        if options.json {
-            if !opened { console.json(.auth(result: nil, url: nil)) }
-            if let last = AuthProgress.start.entering(.checkRefreshAddress(outcome)) {
-                console.json(StatusReport.status(last, state: nil))
-            }
-            console.json(.auth(result: AuthResult(outcome), url: url))
-        }
-        return Ending(status: console.report(reason), url: url, reason: reason)
     }
 }

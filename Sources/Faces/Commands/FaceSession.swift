@@ -30,9 +30,15 @@ public struct FaceSession {
         /// with the function it is given once its first message is out, so that message is
         /// always the first line. A command still held when `body` returns is dropped.
         public func run<T>(_ body: (_ startInput: () -> Void) -> T) -> T {
-            defer { commands?.queue.close() }
-            return withExtendedLifetime(interruption) { body { commands?.reader.start() } }
+            defer { end() }
+            return withExtendedLifetime(interruption) { body(startInput) }
         }
+
+        /// Starts reading the JSON face's commands (once the workflow's first message is out).
+        func startInput() { commands?.reader.start() }
+
+        /// Drops a command still held: the workflow has ended.
+        func end() { commands?.queue.close() }
     }
 
     /// Why a session could not be wired: a FailureReason for the caller to say (a typed

@@ -6,22 +6,14 @@ import Workflows
 /// progress changes, where S is the last message that asked the client something
 /// (ACCESS_RIGHTS, INSERT_CARD, ENTER_PIN, ENTER_CAN, ENTER_PUK; null before the first).
 ///
-/// It sits between the workflow and the JSON peer. The face opens the authentication itself
-/// (AUTH, then STATUS at 0 % before the TcToken is fetched), so the workflow's own opening AUTH
-/// is not said twice.
+/// It sits between the workflow and the JSON peer.
 final class StatusReport: SDKPeer {
     private let inner: SDKPeer
-    private var opened: Bool
     private var lastStateMessage: String?
 
-    /// `opened`: AUTH and the first STATUS (`opening`) were already sent.
-    init(inner: SDKPeer, opened: Bool) {
+    init(inner: SDKPeer) {
         self.inner = inner
-        self.opened = opened
     }
-
-    /// The first two messages of an authentication, sent before the TcToken is fetched.
-    static let opening: [SDKMessage] = [.auth(result: nil, url: nil), status(.start, state: nil)]
 
     static func status(_ progress: AuthProgress, state: String?) -> SDKMessage {
         .status(workflow: "AUTH", progress: progress.percent, state: state)
@@ -34,9 +26,6 @@ final class StatusReport: SDKPeer {
 
     func send(_ message: SDKMessage) {
         switch message {
-        case .auth(nil, _):
-            if opened { return }
-            opened = true
         case .accessRights, .insertCard, .enterPIN, .enterCAN, .enterPUK, .enterNewPIN:
             // A repeated ENTER_* with `error` is the same question again.
             lastStateMessage = message.name

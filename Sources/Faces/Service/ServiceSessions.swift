@@ -15,11 +15,12 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
         public var reader: String?
         public var timeout: Double
         public var trust: AuthFace.Trust
-        public var connect: @Sendable (String) -> Result<(TcToken, PAOSTransport), AuthFace.ConnectFailure>
+        /// The network (`eid auth`'s TcToken fetch and PAOS transport).
+        public var connect: @Sendable (String) -> Result<AuthConnection, AuthConnection.Failure>
 
         public init(
             reader: String?, timeout: Double, trust: AuthFace.Trust,
-            connect: @escaping @Sendable (String) -> Result<(TcToken, PAOSTransport), AuthFace.ConnectFailure>
+            connect: @escaping @Sendable (String) -> Result<AuthConnection, AuthConnection.Failure>
         ) {
             self.reader = reader
             self.timeout = timeout

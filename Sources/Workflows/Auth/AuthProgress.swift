@@ -26,14 +26,24 @@ public struct AuthProgress: Equatable, Sendable {
         self.step = step
     }
 
-    /// Where an authentication starts, before the TcToken is fetched.
+    /// Where an authentication starts: the TcToken is fetched.
     public static let start = AuthProgress(percent: 0, step: .fetchingTcToken)
+
+    /// The progress after entering `state` from `progress` (nil: none reported yet, as before
+    /// StateGetTcToken, which reports `start`), or nil when `state` does not change it.
+    public static func after(_ progress: AuthProgress?, entering state: AuthState) -> AuthProgress? {
+        guard let progress else {
+            if case .getTcToken = state { return start }
+            return start.entering(state)
+        }
+        return progress.entering(state)
+    }
 
     /// The progress after entering `state`, or nil when `state` does not change it.
     public func entering(_ state: AuthState) -> AuthProgress? {
         let next: AuthProgress
         switch state {
-        case .pace(.establishPaceChannel): next = AuthProgress(percent: percent, step: .openingSecureChannel)
+        case .pace(.establishPaceChannel, _): next = AuthProgress(percent: percent, step: .openingSecureChannel)
         case .didAuthenticateEac1: next = AuthProgress(percent: 20, step: .verifyingProvider)
         case .didAuthenticateEac2: next = AuthProgress(percent: 40, step: .verifyingCard)
         case .transmit: next = AuthProgress(percent: 60, step: .readingData)

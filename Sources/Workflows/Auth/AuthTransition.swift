@@ -12,21 +12,25 @@ extension AuthState {
         switch (state, event) {
         case (.finished, _):
             return AuthStep(state)
-        case (.checkRefreshAddress(let outcome), .proceed):
-            return AuthStep(.finished(outcome))
-        case (.checkRefreshAddress(let outcome), .failed(let reason)):
+        case (.checkRefreshAddress(let outcome, _), .refreshAddressDetermined(let url)):
+            return AuthStep(.finished(outcome, url: url))
+        case (.checkRefreshAddress(let outcome, _), .refreshAddressFailed(let reason, let url)):
             // No refresh URL (§1.6): a success becomes that failure; an earlier failure stands.
-            guard outcome.result.major == .ok else { return AuthStep(.finished(outcome)) }
-            return AuthStep(.finished(AuthOutcome(result: reason.result, reason: reason, fromServer: false)))
+            guard outcome.result.major == .ok else { return AuthStep(.finished(outcome, url: url)) }
+            return AuthStep(.finished(AuthOutcome(failure: reason), url: url))
         case (.checkRefreshAddress, _):
             return AuthStep(state)
-        case (.sendErrorResponse(let local), .received(.startPAOSResponse(let result))):
-            return refresh(.combining(local: local, server: result))
-        case (.sendErrorResponse(let local), _):
+        case (.getTcToken, .tcTokenFetched):
+            return AuthStep(.startPaos, [.sendStartPAOS])
+        case (.getTcToken, .tcTokenFailed(let reason, let url)):
+            return refresh(AuthOutcome(failure: reason), .noTcToken(url: url))
+        case (.sendErrorResponse(let local, let basis), .received(.startPAOSResponse(let result))):
+            return refresh(.combining(local: local, server: result), basis)
+        case (.sendErrorResponse(let local, let basis), _):
             // The server did not end the exchange after the report: the local failure stands.
-            return refresh(AuthOutcome(result: local.result, reason: local, fromServer: false))
+            return refresh(AuthOutcome(failure: local), basis)
         case (_, .received(.startPAOSResponse(let result))):
-            return refresh(.combining(local: nil, server: result))
+            return refresh(.combining(local: nil, server: result), state.refreshAddressBasis)
         case (_, .failed(let reason)):
             return failing(state, reason)
         case (_, .cancelled):
@@ -36,55 +40,51 @@ extension AuthState {
         default:
             break
         }
-        let next: AuthStep?
-        switch state {
-        case .startPaos, .initializeFramework:
-            next = paosStart(state, on: event)
-        case .processCvcsAndSetRights:
-            next = event == .terminalAccepted ? AuthStep(.editAccessRights, [.editAccessRights]) : nil
-        case .editAccessRights:
-            next = event == .accepted ? leavingPACE(PACEState.start, from: state) : nil
-        case .pace(let pace):
-            guard case .pace(let event) = event, let step = PACEState.transition(from: pace, on: event) else {
-                next = nil
-                break
-            }
-            next = leavingPACE(step, from: state)
-        case .didAuthenticateEac1, .eacAdditionalInputType, .didAuthenticateEac2, .transmit:
-            next = eac(state, on: event)
-        case .sendErrorResponse, .checkRefreshAddress, .finished:
-            next = nil
-        }
-        if let next { return next }
+        if let next = next(state, on: event) { return next }
         if case .received = event { return failing(state, .authUnexpectedServerMessage) }
         return failing(
             state, .cardFailed(.transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
         )
     }
 
-    /// The first step: StartPAOS.
-    public static let start = AuthStep(.startPaos, [.sendStartPAOS])
+    /// The first step for `url`, a tcTokenURL or an activation URL holding one: the TcToken
+    /// fetch; for a URL that holds none, the end (the browser goes nowhere).
+    public static func start(url: String) -> AuthStep {
+        do {
+            let tcTokenURL = try ActivationURL.tcTokenURL(from: url)
+            return AuthStep(.getTcToken(tcTokenURL: tcTokenURL), [.fetchTcToken(tcTokenURL: tcTokenURL)])
+        } catch {
+            return refresh(AuthOutcome(failure: .authInvalidActivationURL(error)), .noTcToken(url: nil))
+        }
+    }
 
-    /// StartPAOS is answered by InitializeFramework or directly by EAC1 (§2.4).
-    static func paosStart(_ state: AuthState, on event: AuthEvent) -> AuthStep? {
+    /// The expected steps: the PAOS start, the EAC1 checks and the user's ACCEPT, PACE, EAC.
+    static func next(_ state: AuthState, on event: AuthEvent) -> AuthStep? {
         switch (state, event) {
         case (.startPaos, .received(.initializeFramework)):
             return AuthStep(.initializeFramework, [.sendInitializeFrameworkResponse])
-        case (_, .received(.eac1)):
-            return AuthStep(.processCvcsAndSetRights, [.checkTerminal])
+        case (.startPaos, .received(.eac1(let input))), (.initializeFramework, .received(.eac1(let input))):
+            // StartPAOS is answered by InitializeFramework or directly by EAC1 (§2.4).
+            return AuthStep(.processCvcsAndSetRights(input), [.checkTerminal(input)])
+        case (.processCvcsAndSetRights, .terminalAccepted(let terminal)):
+            return AuthStep(.editAccessRights(terminal), [.editAccessRights(terminal)])
+        case (.editAccessRights(let terminal), .accepted(let rights)):
+            return leavingPACE(PACEState.start, AcceptedRequest(terminal: terminal, rights: rights), from: state)
+        case (.pace(let pace, let accepted), .pace(let event)):
+            return PACEState.transition(from: pace, on: event).map { leavingPACE($0, accepted, from: state) }
         default:
-            return nil
+            return eac(state, on: event)
         }
     }
 
     /// A step of the PACE sub-machine as the workflow's: PACE with the PIN leads to EAC1; the
     /// sub-machine's end is a failure, reported to the server.
-    static func leavingPACE(_ step: PACEStep, from state: AuthState) -> AuthStep {
+    static func leavingPACE(_ step: PACEStep, _ accepted: AcceptedRequest, from state: AuthState) -> AuthStep {
         let effects = step.effects.map(AuthEffect.pace)
         switch step.state {
-        case .established: return AuthStep(.didAuthenticateEac1, effects + [.didAuthenticateEAC1])
+        case .established: return AuthStep(.didAuthenticateEac1(accepted), effects + [.didAuthenticateEAC1])
         case .ended(let exit): return failing(state, reason(exit), before: effects)
-        default: return AuthStep(.pace(step.state), effects)
+        default: return AuthStep(.pace(step.state, accepted), effects)
         }
     }
 
@@ -98,17 +98,26 @@ extension AuthState {
         }
     }
 
-    /// EAC1 output, EAC2 (with the EACAdditionalInputType round when the signature came
-    /// separately), then Transmit until StartPAOSResponse.
+    /// EAC1 on the card and its output, EAC2 (with the EACAdditionalInputType round when the
+    /// signature came separately), then Transmit until StartPAOSResponse.
     static func eac(_ state: AuthState, on event: AuthEvent) -> AuthStep? {
         switch (state, event) {
-        case (.didAuthenticateEac1, .received(.eac2(signed: true))),
-            (.eacAdditionalInputType, .received(.eacAdditional)):
-            return AuthStep(.didAuthenticateEac2, [.didAuthenticateEAC2])
-        case (.didAuthenticateEac1, .received(.eac2(signed: false))):
-            return AuthStep(.eacAdditionalInputType, [.sendChallenge])
-        case (.didAuthenticateEac2, .received(.transmit)), (.transmit, .received(.transmit)):
-            return AuthStep(.transmit, [.transmit])
+        case (.didAuthenticateEac1(let accepted), .cardEAC1(let data)):
+            return AuthStep(.sendDIDAuthenticateResponseEac1(accepted, data), [.sendEAC1Output(accepted, data)])
+        case (.sendDIDAuthenticateResponseEac1(let accepted, let data), .received(.eac2(let input))):
+            guard let signature = input.signature else {
+                return AuthStep(
+                    .eacAdditionalInputType(accepted.terminal, input), [.sendChallenge(data.challenge)])
+            }
+            return AuthStep(
+                .didAuthenticateEac2(accepted.terminal),
+                [.didAuthenticateEAC2(accepted.terminal, input, signature: signature)])
+        case (.eacAdditionalInputType(let terminal, let input), .received(.eacAdditional(let signature))):
+            return AuthStep(
+                .didAuthenticateEac2(terminal), [.didAuthenticateEAC2(terminal, input, signature: signature)])
+        case (.didAuthenticateEac2(let terminal), .received(.transmit(let request))),
+            (.transmit(let terminal), .received(.transmit(let request))):
+            return AuthStep(.transmit(terminal), [.transmit(request)])
         default:
             return nil
         }
@@ -118,14 +127,15 @@ extension AuthState {
     /// except a broken connection, which ends the exchange at once.
     static func failing(_ state: AuthState, _ reason: FailureReason, before: [AuthEffect] = []) -> AuthStep {
         if state.serverWaits, !reason.isConnectionFailure {
-            return AuthStep(.sendErrorResponse(reason), before + [.sendError(reason)])
+            return AuthStep(
+                .sendErrorResponse(reason, state.refreshAddressBasis), before + [.sendError(reason)])
         }
-        var step = refresh(AuthOutcome(result: reason.result, reason: reason, fromServer: false))
+        var step = refresh(AuthOutcome(failure: reason), state.refreshAddressBasis)
         step.effects = before + step.effects
         return step
     }
 
-    static func refresh(_ outcome: AuthOutcome) -> AuthStep {
-        AuthStep(.checkRefreshAddress(outcome), [.determineRefreshAddress(outcome)])
+    static func refresh(_ outcome: AuthOutcome, _ basis: RefreshAddressBasis) -> AuthStep {
+        AuthStep(.checkRefreshAddress(outcome, basis), [.determineRefreshAddress(outcome, basis)])
     }
 }

@@ -2,41 +2,28 @@ import EAC
 import Online
 import SmartCard
 
-/// The card's part of EAC (StateDidAuthenticateEac1, StateDidAuthenticateEac2) and the server's
-/// APDUs (StateTransmit), each answered to the server.
+/// The EAC outputs (StateSendDIDAuthenticateResponseEAC1, StateDidAuthenticateEac2) and the
+/// server's APDUs (StateTransmit), each answered to the server.
 extension AuthWorkflow {
-    /// GET CHALLENGE and what PACE gave, then the EAC1 output.
-    func didAuthenticateEAC1(_ run: inout Run) throws -> AuthEvent {
-        guard let card = run.card, let rights = run.rights, let terminal = run.terminal else {
-            return .failed(.cardFailed(Self.noCard, during: .authentication))
-        }
-        let data = try card.didAuthenticateEAC1()
-        run.eac1 = data
+    /// The EAC1 output: what PACE and GET CHALLENGE gave, with the accepted rights' CHAT.
+    func sendEAC1Output(_ accepted: AcceptedRequest, _ data: EAC1CardData, _ run: inout Run) -> AuthEvent {
         // The CARs go to the server only when the chain does not reach the card's trust point.
-        let known = terminal.chain.certificates.contains {
+        let known = accepted.terminal.chain.certificates.contains {
             data.certificationAuthorityReferences.contains($0.body.holderReference)
                 || data.certificationAuthorityReferences.contains($0.body.authorityReference)
         }
         let output = EAC1OutputType(
-            chat: rights.effectiveCHAT.encoded,
+            chat: accepted.rights.effectiveCHAT.encoded,
             certificationAuthorityReferences: known ? [] : data.certificationAuthorityReferences,
             efCardAccess: data.efCardAccess, idPICC: data.idPICC, challenge: data.challenge)
         return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac1(output))), &run)
     }
 
     /// TA with the server's signature, EF.CardSecurity, CA with its key, then the EAC2 output.
-    func didAuthenticateEAC2(_ run: inout Run) throws -> AuthEvent {
-        guard let card = run.card, let terminal = run.terminal, let input = run.eac2 else {
-            return .failed(.cardFailed(Self.noCard, during: .authentication))
-        }
-        var signature = input.signature
-        if case .didAuthenticate(let request)? = run.lastReceived?.message,
-            case .eacAdditional(let additional) =
-                request.data
-        {
-            signature = additional.signature
-        }
-        guard let signature else { return .failed(.authUnexpectedServerMessage) }
+    func didAuthenticateEAC2(
+        _ terminal: TerminalCheck, _ input: EAC2InputType, signature: [UInt8], _ run: inout Run
+    ) throws -> AuthEvent {
+        guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
         // Only a signature of the AT key's size goes to the card (TR-03111 plain r ‖ s): any other
         // is refused here, as a malformed EphemeralPublicKey is, before it reaches the card.
         guard signature.count == terminal.signatureLength else {
@@ -52,10 +39,8 @@ extension AuthWorkflow {
 
     /// Sends the server's APDUs in order, unchanged, up to the first response whose status word
     /// the server does not accept (§2.5).
-    func transmit(_ run: inout Run) throws -> AuthEvent {
-        guard let card = run.card, case .transmit(let request)? = run.lastReceived?.message else {
-            return .failed(.cardFailed(Self.noCard, during: .authentication))
-        }
+    func transmit(_ request: Transmit, _ run: inout Run) throws -> AuthEvent {
+        guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
         var outputs: [[UInt8]] = []
         var accepted = true
         for info in request.inputAPDUs {

@@ -7,14 +7,13 @@ extension AuthWorkflow {
     /// the configuration's CSCA), as every face runs it; tests give other card sessions through
     /// the designated initializer.
     public convenience init(
-        configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
-        refreshClient: RefreshAddressClient? = nil, readerName: String? = nil,
-        timeouts: WorkflowTimeouts = .init()
+        configuration: Configuration, fetch: @escaping TcTokenFetcher, provider: CardReaderProvider, peer: SDKPeer,
+        readerName: String? = nil, timeouts: WorkflowTimeouts = .init()
     ) {
         let csca = configuration.csca
-        self.init(
-            configuration: configuration, provider: provider, peer: peer, transport: transport,
-            refreshClient: refreshClient, readerName: readerName, timeouts: timeouts,
+        let pace = PACEConfiguration<AuthCard>(
+            provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+        self.init(configuration: configuration, fetch: fetch, pace: pace)
     }
 }

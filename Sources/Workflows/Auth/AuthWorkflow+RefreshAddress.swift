@@ -3,45 +3,61 @@ import Online
 /// Where the browser goes at the end (StateCheckRefreshAddress, AUTH-PROTOCOL.md §1.6, §1.7).
 extension AuthWorkflow {
     /// The refresh URL for `outcome`, or the communication-error address when there is none.
-    func determineRefreshAddress(_ outcome: AuthOutcome, _ run: inout Run) -> AuthEvent {
+    func determineRefreshAddress(_ outcome: AuthOutcome, _ basis: RefreshAddressBasis, _ paos: PAOSConversation?)
+        -> AuthEvent
+    {
+        guard let paos else {
+            // No TcToken, so no refresh address: a refused token's communication-error address, if any.
+            guard case .noTcToken(let url) = basis else { return .refreshAddressDetermined(url: nil) }
+            return .refreshAddressDetermined(url: url)
+        }
+        let token = paos.connection.tcToken
         do {
-            run.url = try refreshURL(for: outcome, terminal: run.terminal, refusedEAC1: run.refusedEAC1Check)
-            return .proceed
+            return .refreshAddressDetermined(url: try refreshURL(for: outcome, basis, paos))
         } catch {
             // No refresh URL: the communication-error address, with communicationError.
-            run.url = configuration.tcToken.usableCommunicationErrorAddress.map {
+            let url = token.usableCommunicationErrorAddress.map {
                 RefreshResult.error(.communicationError).appended(to: $0)
             }
-            return .failed(.authRefreshAddressFailed(error))
+            return .refreshAddressFailed(.authRefreshAddressFailed(error), url: url)
         }
     }
 
     /// StateCheckRefreshAddress and the result parameters: the https RefreshAddress, checked with
-    /// `refreshClient` (§1.6: redirects followed to the service's origin, every hop's TLS
-    /// certificate in CommCertificates), with the result parameters (§1.7); without an https
-    /// RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when the
-    /// check finds no refresh URL.
-    func refreshURL(
-        for outcome: AuthOutcome, terminal: TerminalCheck?, refusedEAC1: RefreshAddressCheck? = nil
-    ) throws(RefreshAddressError) -> String? {
-        let token = configuration.tcToken
+    /// the connection's refresh client (§1.6: redirects followed to the service's origin, every
+    /// hop's TLS certificate in CommCertificates), with the result parameters (§1.7); without an
+    /// https RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when
+    /// the check finds no refresh URL.
+    func refreshURL(for outcome: AuthOutcome, _ basis: RefreshAddressBasis, _ paos: PAOSConversation)
+        throws(RefreshAddressError) -> String?
+    {
+        let token = paos.connection.tcToken
         guard WebOrigin(url: token.refreshAddress)?.isHTTPS == true else {
             return token.usableCommunicationErrorAddress.map {
                 RefreshResult.error(.communicationError).appended(to: $0)
             }
         }
         var address = token.refreshAddress
-        if let refreshClient {
-            let check =
-                terminal == nil && refusedEAC1 != nil
-                ? refusedEAC1!
-                : RefreshAddressCheck(
-                    subjectURL: terminal?.description.subjectURL ?? configuration.tcTokenURL,
-                    commCertificates: terminal.map {
-                        ($0.description.commCertificates ?? [], $0.documentVerifier.body.publicKey.algorithm.digest)
-                    })
-            address = try check.resolve(address, client: refreshClient)
+        if let client = paos.connection.refreshClient {
+            address = try check(basis, tcTokenURL: paos.tcTokenURL).resolve(address, client: client)
         }
         return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: address)
+    }
+
+    /// The check of the refresh address: against the terminal's description, a refused EAC1's,
+    /// or (before EAC1, or when the refused one has none) the tcTokenURL.
+    func check(_ basis: RefreshAddressBasis, tcTokenURL: String) -> RefreshAddressCheck {
+        switch basis {
+        case .terminal(let terminal):
+            let digest = terminal.documentVerifier.body.publicKey.algorithm.digest
+            return RefreshAddressCheck(
+                subjectURL: terminal.description.subjectURL ?? tcTokenURL,
+                commCertificates: (terminal.description.commCertificates ?? [], digest))
+        case .refusedEAC1(let input):
+            if let check = RefreshAddressCheck(refusedEAC1: input) { return check }
+        case .noTcToken, .tcTokenURL:
+            break
+        }
+        return RefreshAddressCheck(subjectURL: tcTokenURL, commCertificates: nil)
     }
 }

@@ -4,10 +4,12 @@ import Online
 import SDK
 import SmartCard
 
-/// RUN_AUTH without the network parts: given the TcToken and a `PAOSTransport` to its eID
-/// server, the PAOS exchange of TR-03124 (AUTH-PROTOCOL.md §2, §9) with the card and the user.
-/// The states and their transitions are `AuthState`; this class performs the effects:
+/// RUN_AUTH: from the tcTokenURL to the refresh address, the TR-03124 authentication
+/// (AUTH-PROTOCOL.md §1, §2, §9) with the card and the user. The states and their transitions
+/// are `AuthState`; this class performs the effects:
 ///
+/// - the TcToken fetch and the transport to the eID server, by the injected `TcTokenFetcher`
+///   (StateGetTcToken); a URL without a tcTokenURL or a failed fetch ends the workflow at once;
 /// - StartPAOS, InitializeFrameworkResponse; the TR-03124 checks of EAC1 (`TerminalCheck`);
 /// - ACCESS_RIGHTS until ACCEPT (SET_ACCESS_RIGHTS, GET_ACCESS_RIGHTS, GET_CERTIFICATE answered);
 /// - the card (INSERT_CARD, READER) and PACE with the effective CHAT (ENTER_PIN, ENTER_CAN,
@@ -19,11 +21,11 @@ import SmartCard
 /// Every secret is checked before it reaches the card and wiped as soon as it is used; the card
 /// is reset at the end.
 public final class AuthWorkflow {
-    /// What the workflow works with besides the card and the user.
+    /// What the workflow works with besides the network, the card and the user.
     public struct Configuration: Sendable {
-        /// The tcTokenURL as the user gave it (before redirects): subjectURL must be its origin.
-        public var tcTokenURL: String
-        public var tcToken: TcToken
+        /// The tcTokenURL, or an activation URL holding it, as the user or the browser gave it
+        /// (before redirects): subjectURL must be the tcTokenURL's origin.
+        public var url: String
         /// The CVCAs the service's chain must lead to.
         public var trustAnchors: [CVCertificate]
         /// CVCA link certificates the chain may pass through (besides those the server sends).
@@ -34,11 +36,10 @@ public final class AuthWorkflow {
         public var csca: X509Certificate?
 
         public init(
-            tcTokenURL: String, tcToken: TcToken, trustAnchors: [CVCertificate],
-            linkCertificates: [CVCertificate] = [], date: CalendarDate, csca: X509Certificate? = nil
+            url: String, trustAnchors: [CVCertificate], linkCertificates: [CVCertificate] = [], date: CalendarDate,
+            csca: X509Certificate? = nil
         ) {
-            self.tcTokenURL = tcTokenURL
-            self.tcToken = tcToken
+            self.url = url
             self.trustAnchors = trustAnchors
             self.linkCertificates = linkCertificates
             self.date = date
@@ -54,83 +55,66 @@ public final class AuthWorkflow {
     }
 
     let configuration: Configuration
-    let provider: CardReaderProvider
-    let peer: SDKPeer
-    let transport: PAOSTransport
-    /// The network of the refresh address's check (§1.6); nil: the address is taken unchecked.
-    let refreshClient: RefreshAddressClient?
-    let readerName: String?
-    let timeouts: WorkflowTimeouts
-    let openSession: (CardConnection, PACEInfo) -> AuthCard
+    let fetch: TcTokenFetcher
+    let paceConfiguration: PACEConfiguration<AuthCard>
+    var peer: SDKPeer { paceConfiguration.peer }
+    var timeouts: WorkflowTimeouts { paceConfiguration.timeouts }
 
     /// Called with every state the workflow enters.
     public var onState: (AuthState) -> Void = { _ in }
-    /// Called when the progress changes (the JSON face sends STATUS); the workflow starts at
-    /// `AuthProgress.start`, which the caller reports before fetching the TcToken.
+    /// Called when the progress changes (the JSON face sends STATUS): first on StateGetTcToken
+    /// (`AuthProgress.start`).
     public var onProgress: (AuthProgress) -> Void = { _ in }
 
-    public init(
-        configuration: Configuration, provider: CardReaderProvider, peer: SDKPeer, transport: PAOSTransport,
-        refreshClient: RefreshAddressClient? = nil, readerName: String? = nil,
-        timeouts: WorkflowTimeouts = .init(), openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
-    ) {
+    /// - Parameters:
+    ///   - fetch: the TcToken fetch and the transport to the eID server (StateGetTcToken).
+    ///   - pace: the card side; its `openSession` makes the card's authentication operations.
+    public init(configuration: Configuration, fetch: @escaping TcTokenFetcher, pace: PACEConfiguration<AuthCard>) {
         self.configuration = configuration
-        self.provider = provider
-        self.peer = peer
-        self.transport = transport
-        self.refreshClient = refreshClient
-        self.readerName = readerName
-        self.timeouts = timeouts
-        self.openSession = openSession
+        self.fetch = fetch
+        self.paceConfiguration = pace
     }
 
     /// Runs the authentication to its end: the first message is AUTH, the last AUTH with the result.
     public func run() -> Result {
         peer.send(.auth(result: nil, url: nil))
         var run = Run(
-            pace: PACEPerformer(
-                provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
-                transportPINAllowed: false, openSession: openSession))
+            pace: PACEPerformer(paceConfiguration.map { $0 as PINManagementCard }, transportPINAllowed: false))
         // The card is reset at the end.
         defer { run.pace.end() }
-        var progress = AuthProgress.start
+        var progress: AuthProgress?
         let entered = { [onState, onProgress] (state: AuthState) in
             onState(state)
-            if let next = progress.entering(state) {
+            if let next = AuthProgress.after(progress, entering: state) {
                 progress = next
                 onProgress(next)
             }
         }
-        let outcome = AuthState.start.run(
+        let result = AuthState.start(url: configuration.url).run(
             onState: entered, perform: { perform($0, &run) },
             finished: { state in
-                if case .finished(let outcome) = state { return outcome }
+                if case .finished(let outcome, let url) = state { return Result(outcome: outcome, url: url) }
                 return nil
             },
             stalled: { state in
-                let reason = FailureReason.cardFailed(
-                    .transportFailed("the authentication stopped in \(state.name)"), during: .authentication)
-                let outcome = AuthOutcome(result: reason.result, reason: reason, fromServer: false)
-                entered(.finished(outcome))
-                return outcome
+                let outcome = AuthOutcome(
+                    failure: .cardFailed(
+                        .transportFailed("the authentication stopped in \(state.name)"), during: .authentication))
+                entered(.finished(outcome, url: nil))
+                return Result(outcome: outcome, url: nil)
             },
             transition: AuthState.transition)
-        peer.send(.auth(result: AuthResult(outcome), url: run.url))
-        return Result(outcome: outcome, url: run.url)
+        peer.send(.auth(result: AuthResult(result.outcome), url: result.url))
+        return result
     }
 
-    /// What the effects share.
+    /// What the effects share: the resources of one run, not the data of its steps (that is
+    /// in the states).
     struct Run {
         /// The card search, PACE and the card session.
         let pace: PACEPerformer
-        var lastReceived: PAOSEnvelope?
-        var terminal: TerminalCheck?
-        var rights: AccessRightsRequest?
-        var eac2: EAC2InputType?
-        var eac1: EAC1CardData?
-        var url: String?
-        /// The refresh address check from a refused EAC1's description (nil: none, or accepted).
-        var refusedEAC1Check: RefreshAddressCheck?
+        /// The PAOS conversation with the eID server, once the TcToken is fetched.
+        var paos: PAOSConversation?
 
         /// The card session, once PACE found a card.
         var card: AuthCard? { pace.card as? AuthCard }
@@ -139,36 +123,45 @@ public final class AuthWorkflow {
     private func perform(_ effect: AuthEffect, _ run: inout Run) -> AuthEvent? {
         do {
             switch effect {
+            case .fetchTcToken(let tcTokenURL):
+                switch fetch(tcTokenURL) {
+                case .success(let connection):
+                    run.paos = PAOSConversation(tcTokenURL: tcTokenURL, connection: connection)
+                    return .tcTokenFetched
+                case .failure(let failure):
+                    return .tcTokenFailed(failure.reason, url: failure.url)
+                }
             case .sendStartPAOS:
+                guard let paos = run.paos else { return .failed(Self.noConnection) }
                 let start = StartPAOS(
-                    sessionIdentifier: configuration.tcToken.sessionIdentifier,
+                    sessionIdentifier: paos.connection.tcToken.sessionIdentifier,
                     userAgent: StartPAOS.UserAgent(name: "eid", versionMajor: 0, versionMinor: 1, versionSubminor: 0))
                 return exchange(.startPAOS(start), &run)
             case .sendInitializeFrameworkResponse:
                 return exchange(.initializeFrameworkResponse(InitializeFrameworkResponse()), &run)
-            case .checkTerminal:
-                return checkTerminal(&run)
-            case .editAccessRights:
-                return editAccessRights(&run)
+            case .checkTerminal(let input):
+                return checkTerminal(input, &run)
+            case .editAccessRights(let terminal):
+                return editAccessRights(terminal, &run)
             case .pace(let effect):
                 return run.pace.perform(effect).map(Self.event)
             case .didAuthenticateEAC1:
-                return try didAuthenticateEAC1(&run)
-            case .sendChallenge:
-                guard let challenge = run.eac1?.challenge else {
-                    return .failed(.cardFailed(Self.noCard, during: .authentication))
-                }
+                guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
+                return .cardEAC1(try card.didAuthenticateEAC1())
+            case .sendEAC1Output(let accepted, let data):
+                return sendEAC1Output(accepted, data, &run)
+            case .sendChallenge(let challenge):
                 return exchange(
                     .didAuthenticateResponse(DIDAuthenticateResponse(.eac2(EAC2OutputType(challenge: challenge)))),
                     &run)
-            case .didAuthenticateEAC2:
-                return try didAuthenticateEAC2(&run)
-            case .transmit:
-                return try transmit(&run)
+            case .didAuthenticateEAC2(let terminal, let input, let signature):
+                return try didAuthenticateEAC2(terminal, input, signature: signature, &run)
+            case .transmit(let request):
+                return try transmit(request, &run)
             case .sendError(let reason):
                 return sendError(reason, &run)
-            case .determineRefreshAddress(let outcome):
-                return determineRefreshAddress(outcome, &run)
+            case .determineRefreshAddress(let outcome, let basis):
+                return determineRefreshAddress(outcome, basis, run.paos)
             }
         } catch {
             return .failed(Self.cardFailure(error))
@@ -186,5 +179,8 @@ public final class AuthWorkflow {
         }
     }
 
+    /// A card step before PACE found a card, a PAOS message before the TcToken came: bugs in
+    /// the transition function, ended as failures rather than crashes.
     static let noCard = CardError.transportFailed("no card session")
+    static let noConnection = FailureReason.authConnectionFailed(.connectionFailed)
 }

@@ -18,7 +18,7 @@ import SDK
 /// 5. every TLS server certificate seen hashes (the DV key's hash) into CommCertificates;
 /// 6. RequiredCHAT within the terminal certificate's CHAT; the access rights of §4.3;
 /// 7. authenticated auxiliary data of at most `AuthenticatedAuxiliaryData.maximumLength` bytes that decode.
-public struct TerminalCheck: Sendable {
+public struct TerminalCheck: Equatable, Sendable {
     public let chain: CVCertificateChain
     public let documentVerifier: CVCertificate
     public let terminal: CVCertificate

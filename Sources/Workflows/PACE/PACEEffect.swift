@@ -21,13 +21,17 @@ public enum PACEEffect: WorkflowEffect {
     case establishPace(PACEPasswordType)
     /// → `retryCounterRead`, `failed`.
     case readRetryCounter
-    /// → `unblocked`, `failed`.
+    /// → `unblocked`, `failed`: RESET RETRY COUNTER; a status word the card answers without
+    /// secure messaging is its answer too.
     case unblockPIN
+    /// Ends the card session: the connection is reset and the card let go, so the next card
+    /// search reads it afresh (AusweisApp's resetCardConnection).
+    case dropCard
 
     /// Whether performing it gives the next event.
     public var givesEvent: Bool {
         switch self {
-        case .sendReader, .noteCard, .sendEnterPUK: return false
+        case .sendReader, .noteCard, .sendEnterPUK, .dropCard: return false
         default: return true
         }
     }

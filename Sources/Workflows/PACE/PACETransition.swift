@@ -83,7 +83,12 @@ extension PACEState {
         }
     }
 
-    /// StateResetRetryCounter: the PIN is unblocked (3 attempts), or the PUK is used up.
+    /// StateResetRetryCounter: the PIN is unblocked (3 attempts), or the PUK is used up. Any other
+    /// answer: as AusweisApp does, the card connection is dropped and the card read again, and
+    /// PACE goes on from the PIN state the card then shows. (vsmartcard's nPA emulator unblocks
+    /// the PIN already at PACE with the PUK and answers RESET RETRY COUNTER with 6988, since it
+    /// MACs a header-only command unlike AusweisApp and OpenSC: read again, the card has 3
+    /// attempts, and ENTER_PIN follows.)
     static func resetRetryCounter(on event: PACEEvent) -> PACEStep? {
         guard case .unblocked(let outcome) = event else { return nil }
         switch outcome {
@@ -94,8 +99,8 @@ extension PACEState {
             // A real card answers 6982 right after PACE with the PUK when the PUK is used up
             // (AusweisApp2 reads it so); 6983/6984 other cards.
             return pukInoperative()
-        case .refused(let sw):
-            return PACEStep(.ended(.cardError(.statusWord(sw))))
+        case .refused:
+            return PACEStep(.selectReader, [.dropCard, .waitForCard])
         }
     }
 

@@ -1,0 +1,512 @@
+#!/usr/bin/python3
+"""Peer tests of the local eID client on port 24727 (issue 17), the same cases against AusweisApp2
+1.26.2 (the reference) and against `eid serve`:
+
+    serve_peer_tests.py BIN_DIR [CLIENT [CASE...]]   (inside `Tests/Support/pcsc-env.sh run`)
+    serve_peer_tests.py BIN_DIR CLIENT probe         the fault cases print what the client gives
+                                                     (answers, Location, AUTH, /result), asserting nothing
+
+CLIENT is `ausweisapp2` (default: headless, `--ui websocket --ui webservice --port 0`) or the
+directory of an `eid` binary (`eid serve --port 0 --port-file FILE --test-pki`, see
+`start_client`). BIN_DIR holds eid-sim (the card, in the test pcscd), eid-testserver (the
+eService) and eid (which checks the card after a PIN change). CASE words keep only the cases whose
+name contains one of them.
+
+Cases, one line each: the HTTP answers of /eID-Client (Status, OPTIONS/HEAD, unknown paths, bad
+Host, a tcTokenURL that 404s or is not https), the /eID-Kernel WebSocket (a second client: 429;
+an Origin: 403), browser-style activations (`GET /eID-Client?tcTokenURL=…` read as raw HTTP, 102
+then 303) with an idle SDK client that receives {"msg":"AUTH"} and answers, for success, CANCEL, a
+second activation (409) and every eid-testserver fault of ausweisapp2_auth_peer_tests.py (its
+expectations), then RUN_CHANGE_PIN with wrong PIN, CAN and PUK (ausweisapp2_peer_tests.py's
+cases). Where AusweisApp2 1.26.2 differs from what eid must do, its case asserts what
+AusweisApp2 does and says "expected difference". What AusweisApp2 answered: SERVE-PEER.md.
+"""
+import asyncio
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+from collections import namedtuple
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ausweisapp2_auth_peer_tests as auth  # noqa: E402
+import ausweisapp2_peer_tests as pin  # noqa: E402
+from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, run_cases,  # noqa: E402
+                         run_main, strip, terminate, wait_for_port_file)
+
+CaseFailed = auth.CaseFailed
+AA2 = "ausweisapp2"
+CORS = {"access-control-allow-origin": "*"}
+NO_CACHE = {"connection": "close", "cache-control": "no-cache, no-store", "pragma": "no-cache"}
+VERSION_KEYS = ("Name", "Implementation-Title", "Implementation-Vendor", "Implementation-Version",
+                "Specification-Title", "Specification-Vendor", "Specification-Version")
+# `at`: the monotonic time the bytes that completed the final answer arrived (None on the others).
+Answer = namedtuple("Answer", "status reason headers body at", defaults=(None,))
+# A browser-style activation (`activate`): when its request was sent, the HTTP answers (interim
+# ones first), the final SDK AUTH and the questions the SDK client answered.
+Activation = namedtuple("Activation", "sent answers final asked")
+
+
+class EidServe:
+    """`eid serve` on a free port (the port from --port-file), its output in a scratch directory."""
+
+    START_TIMEOUT = 15.0
+
+    def __init__(self, eid_dir):
+        self.dir = tempfile.mkdtemp(prefix="eid-serve-")
+        port_file = os.path.join(self.dir, "port")
+        self.output = open(os.path.join(self.dir, "output.log"), "w")
+        self.process = subprocess.Popen(
+            [os.path.join(eid_dir, "eid"), "serve", "--port", "0", "--port-file", port_file, "--test-pki"],
+            stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
+        try:
+            self.port = wait_for_port_file(self.process, port_file, "eid serve", self.START_TIMEOUT)
+        except PeerError as error:
+            said = self.log_since(0).strip().splitlines()[:1] or ["nothing"]
+            self.stop()
+            raise PeerError(f"{error}; it said: {said[0][:300]}") from None
+        self.url = f"ws://127.0.0.1:{self.port}/eID-Kernel"
+
+    def log_size(self):
+        return os.path.getsize(self.output.name)
+
+    def log_since(self, offset, secrets=()):
+        with open(self.output.name, errors="replace") as f:
+            f.seek(offset)
+            text = f.read()
+        for secret in secrets:
+            text = text.replace(secret, "***")
+        return text
+
+    def stop(self):
+        terminate(self.process)
+        self.output.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def start_client(client):
+    """The client under test, listening on a free port (`.port`, `.url` of its SDK WebSocket)."""
+    if client != AA2 and not os.access(os.path.join(client, "eid"), os.X_OK):
+        raise PeerError(f"no eid in {client}: CLIENT is ausweisapp2 or the directory of an eid binary")
+    if client == AA2:
+        return AusweisApp2(settings=NO_PREVERIFICATION, webservice=True)
+    return EidServe(client)
+
+
+def request(port, path, method="GET", host=None, headers=()):
+    """An HTTP/1.1 request as a browser sends it (keep-alive); `host` replaces the Host header."""
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host or f'127.0.0.1:{port}'}", *headers]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode()
+
+
+def upgrade(port, headers=()):
+    return request(port, "/eID-Kernel", headers=("Upgrade: websocket", "Connection: Upgrade",
+                                                  "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+                                                  "Sec-WebSocket-Version: 13", *headers))
+
+
+def dechunk(data):
+    """(body, what follows) of a chunked body at the start of `data`, or None while incomplete."""
+    body = b""
+    while (line_end := data.find(b"\r\n")) >= 0:
+        size = int(data[:line_end].split(b";")[0], 16)
+        data = data[line_end + 2:]
+        if size == 0:
+            if data.startswith(b"\r\n"):
+                return body, data[2:]
+            trailers_end = data.find(b"\r\n\r\n")
+            return (body, data[trailers_end + 4:]) if trailers_end >= 0 else None
+        if len(data) < size + 2:
+            return None
+        body, data = body + data[:size], data[size + 2:]
+    return None
+
+
+def parse(data, head_only):
+    """The answers in `data` so far, and whether the last is final (not 1xx; 101 is final). Bodies
+    by Content-Length or chunked; none after HEAD (`head_only`), 1xx, 204 and 304."""
+    answers = []
+    while b"\r\n\r\n" in data:
+        head, data = data.split(b"\r\n\r\n", 1)
+        status_line, *lines = head.decode("latin-1").split("\r\n")
+        _, status, reason = (status_line.split(" ", 2) + [""])[:3]
+        status, headers = int(status), {}
+        for line in lines:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if head_only or status < 200 or status in (204, 304):
+            body = b""
+        elif headers.get("transfer-encoding", "").lower() == "chunked":
+            if (complete := dechunk(data)) is None:
+                return answers, False
+            body, data = complete
+        else:
+            length = int(headers.get("content-length", "0"))
+            if len(data) < length:
+                return answers, False
+            body, data = data[:length], data[length:]
+        answers.append(Answer(status, reason, headers, body.decode(errors="replace")))
+        if status == 101 or status >= 200:
+            return answers, True
+    return answers, False
+
+
+async def exchange(data, port, timeout=10.0, head_only=False):
+    """Sends raw `data` to 127.0.0.1:`port` and reads the answers up to the final one (its `at`
+    set); raises PeerError when the client closes the connection before it or none is final within
+    `timeout` s."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    received, deadline, arrived = b"", time.monotonic() + timeout, None
+    try:
+        writer.write(data)
+        while True:
+            answers, final = parse(received, head_only)
+            if final:
+                answers[-1] = answers[-1]._replace(at=arrived)
+                return answers
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise asyncio.TimeoutError
+            chunk = await asyncio.wait_for(reader.read(65536), left)
+            if not chunk:
+                got = ", ".join(f"{a.status} {a.reason}" for a in answers) or "no answer"
+                raise PeerError(f"the client closed the connection after {got}")
+            received, arrived = received + chunk, time.monotonic()
+    except asyncio.TimeoutError:
+        raise PeerError(f"no final answer within {timeout:.0f} s") from None
+    finally:
+        writer.close()
+
+
+def expect(answer, status, content_type=None, headers=None):
+    """Raises CaseFailed unless `answer` has `status`, Server and Date, the content type and `headers`."""
+    if answer.status != status:
+        raise CaseFailed(f"answer {answer.status} {answer.reason}, expected {status}: {answer.body[:200]!r}")
+    missing = [name for name in ("server", "date") if name not in answer.headers]
+    wrong = {name: answer.headers.get(name) for name, value in (headers or {}).items()
+             if answer.headers.get(name) != value}
+    if content_type and not answer.headers.get("content-type", "").startswith(content_type):
+        wrong["content-type"] = answer.headers.get("content-type")
+    if missing or wrong:
+        raise CaseFailed(f"{status}: headers {wrong} (wanted {headers}, {content_type}), missing {missing}")
+    return answer
+
+
+class Refused(PeerError):
+    """The browser got its final answer (`answer`: 409, an error page) before the SDK client got AUTH."""
+
+    def __init__(self, answer):
+        super().__init__(f"the browser got {answer.status} {answer.reason} before the SDK client got AUTH")
+        self.answer = answer
+
+
+async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+    """A browser's GET /eID-Client?tcTokenURL=… to the client on `port`, read as raw HTTP; with
+    `answer`, the idle SDK `client` must first receive {"msg":"AUTH"} (Refused when the browser's
+    final answer comes first), then answers the workflow (`auth.authenticate`: ACCEPT, the PIN).
+    Returns the Activation. bench.py times it."""
+    path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(tctoken_url, safe="")
+    sent = time.monotonic()
+    browser = asyncio.create_task(exchange(request(port, path), port, timeout))
+    final, asked = None, ()
+    if answer:
+        first = asyncio.create_task(client.expect("AUTH"))
+        try:
+            await asyncio.wait({first, browser}, return_when=asyncio.FIRST_COMPLETED)
+            if not first.done():
+                raise Refused(browser.result()[-1])
+            started = first.result()
+            if set(strip(started)) != {"msg"}:
+                raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
+            final, asked = await auth.authenticate(client, None)
+        except BaseException:
+            first.cancel()
+            browser.cancel()
+            raise
+    return Activation(sent, await browser, final, asked)
+
+
+def result_location(location, origin):
+    """(address kind of ausweisapp2_auth_peer_tests.url_kind, ResultMajor, ResultMinor) of a 303's Location."""
+    address, _, query = location.partition("?")
+    pairs = urllib.parse.parse_qsl(query, keep_blank_values=True)
+    result = dict(pairs)
+    rest = "&".join(f"{k}={v}" for k, v in pairs if k not in ("ResultMajor", "ResultMinor"))
+    return auth.url_kind(address + ("?" + rest if rest else ""), origin), result.get("ResultMajor"), \
+        result.get("ResultMinor")
+
+
+def url_minor(case):
+    """The ResultMinor a client appends to the address for a fault case (TR-03124-1, as AusweisApp2
+    1.26.2 gives it): communicationError at the CommunicationErrorAddress; trustedChannelEstablishmentFailed
+    and cancellationByUser as the SDK gives them; clientError where the client could not read the
+    server's PAOS messages (no StartPAOSResponse ended the session); else serverError."""
+    minor = (case["minor"] or "").removeprefix(auth.MINOR)
+    if case["major"] == "ok":
+        return None
+    if case["url"] == auth.COMMUNICATION_ERROR:
+        return "communicationError"
+    if minor in ("dp#trustedChannelEstablishmentFailed", "sal#cancellationByUser"):
+        return minor.split("#")[1]
+    return "clientError" if case["fault"] in ("broken_xml", "wrong_order") else "serverError"
+
+
+class ServeRunner(auth.Runner):
+    """The HTTP and WebSocket cases (methods with a docstring name) and the fault cases of
+    ausweisapp2_auth_peer_tests, one client under test, one eid-sim card and one eid-testserver."""
+
+    def __init__(self, bin_dir, client, probe=False):
+        super().__init__(bin_dir, probe)
+        self.client_kind = client
+        self.aa2 = client == AA2
+
+    async def start_app(self):
+        self.app = start_client(self.client_kind)
+        self.client = await SDKClient.connect(self.app.url)
+        await self.client.wait_for_reader(self.reader, has_card=True)
+
+    async def get(self, path, **options):
+        return (await exchange(request(self.app.port, path, **options), self.app.port))[-1]
+
+    async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+        """`activate` with the client under test: the HTTP answers (the interim ones first) and the
+        final SDK AUTH (or None); the questions asked in `self.asked`."""
+        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout)
+        if answer:
+            self.asked = done.asked
+        return done.answers, done.final
+
+    async def drain(self, seconds=3.0):
+        """Takes SDK messages until a final AUTH or `seconds` without one; returns that AUTH or None."""
+        try:
+            while True:
+                message = await self.client.expect_any(seconds)
+                if message.get("msg") == "AUTH" and "result" in message:
+                    return message
+        except PeerError:
+            return None
+
+    def private_network(self, answer):
+        """Access-Control-Allow-Private-Network: true (AusweisApp 2.5; 1.26.2 sends none)."""
+        got = answer.headers.get("access-control-allow-private-network")
+        if self.aa2 and got is None:
+            return "expected difference: no Access-Control-Allow-Private-Network (2.5 sends it)"
+        if got != "true":
+            raise CaseFailed(f"Access-Control-Allow-Private-Network {got!r}, expected 'true'")
+        return None
+
+    async def status_text(self):
+        """http: GET /eID-Client?Status -> 200 text/plain, Key: Value lines, CORS"""
+        answer = expect(await self.get("/eID-Client?Status"), 200, "text/plain", CORS)
+        lines = answer.body.strip().splitlines()
+        if set(VERSION_KEYS) - {line.partition(":")[0] for line in lines} or any(":" not in line for line in lines):
+            raise CaseFailed(f"Status body is not the Key: Value lines of {VERSION_KEYS}: {answer.body[:300]!r}")
+        return self.private_network(answer)
+
+    async def status_json(self):
+        """http: GET /eID-Client?Status=json -> 200 application/json, the version keys, CORS"""
+        answer = expect(await self.get("/eID-Client?Status=json"), 200, "application/json", CORS)
+        missing = set(VERSION_KEYS) - set(json.loads(answer.body))
+        if missing:
+            raise CaseFailed(f"Status=json lacks {sorted(missing)}: {answer.body[:300]!r}")
+        return self.private_network(answer)
+
+    async def status_upper_case(self):
+        """http: GET /eID-Client?STATUS (query keys case-insensitive) -> 200 text/plain"""
+        expect(await self.get("/eID-Client?STATUS"), 200, "text/plain", CORS)
+
+    async def preflight(self):
+        """http: OPTIONS and HEAD /eID-Client -> 204 with the CORS headers"""
+        for method in ("OPTIONS", "HEAD"):
+            answer = await exchange(request(self.app.port, "/eID-Client", method), self.app.port, head_only=True)
+            if self.aa2:
+                expect(answer[-1], 404, "text/html")
+            else:
+                self.private_network(expect(answer[-1], 204, headers=CORS))
+        return "expected difference: 404 to both (2.5: 204)" if self.aa2 else None
+
+    async def unknown_path(self):
+        """http: GET /nothing%3Cb%3E -> 404 HTML, the path not reflected as markup"""
+        answer = expect(await self.get("/nothing%3Cb%3E"), 404, "text/html")
+        if "<b>" in answer.body:
+            raise CaseFailed("the 404 page reflects the request path unescaped")
+
+    async def no_query(self):
+        """http: GET /eID-Client without a query -> 404 HTML"""
+        expect(await self.get("/eID-Client"), 404, "text/html")
+
+    async def kernel_without_upgrade(self):
+        """http: GET /eID-Kernel without Upgrade -> 404 HTML"""
+        expect(await self.get("/eID-Kernel"), 404, "text/html")
+
+    async def bad_host(self):
+        """http: bad Host header (evil.example, DNS rebinding) -> refused (400, 403 or 421)"""
+        answer = await self.get("/eID-Client?Status", host=f"evil.example:{self.app.port}")
+        if self.aa2:
+            expect(answer, 200, "text/plain")
+            return "expected difference: AusweisApp2 answers 200 with its Status"
+        if answer.status not in (400, 403, 421):
+            raise CaseFailed(f"bad Host answered {answer.status} {answer.reason}, expected 400, 403 or 421")
+        return f"refused with {answer.status}"
+
+    async def tctoken_not_found(self):
+        """activation: a tcTokenURL that 404s -> 102, then 404 HTML, no-cache"""
+        answers, _ = await self.activation(self.server.origin + "/nothing", answer=False)
+        await self.drain()
+        expect(answers[0], 102)
+        expect(answers[-1], 404, "text/html", NO_CACHE)
+
+    async def tctoken_not_https(self):
+        """activation: a tcTokenURL that is not https -> 400 HTML, no-cache"""
+        answers, _ = await self.activation(self.server.origin.replace("https:", "http:") + "/tctoken", answer=False)
+        await self.drain()
+        expect(answers[-1], 400, "text/html", NO_CACHE)
+
+    async def second_websocket(self):
+        """websocket: a second client while one is connected -> 429"""
+        expect((await exchange(upgrade(self.app.port), self.app.port, head_only=True))[-1], 429)
+
+    async def origin_websocket(self):
+        """websocket: an upgrade with an Origin header (no other client) -> 403"""
+        await self.client.close()
+        try:
+            answer = (await exchange(upgrade(self.app.port, ["Origin: https://evil.example"]), self.app.port,
+                                     head_only=True))[-1]
+        finally:
+            await asyncio.sleep(0.2)
+            self.client = await SDKClient.connect(self.app.url)
+            await self.client.wait_for_reader(self.reader, has_card=True)
+        if self.aa2 and answer.status == 101:
+            return "expected difference: AusweisApp2 1.26.2 accepts it (101; 2.5: 403)"
+        expect(answer, 403)
+
+    async def cancel(self):
+        """activation: CANCEL at ACCESS_RIGHTS -> 303 to the refresh address, error, cancellationByUser"""
+        path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(self.server.tctoken_url(None), safe="")
+        browser = asyncio.create_task(exchange(request(self.app.port, path), self.app.port, auth.CASE_TIMEOUT))
+        await self.client.expect("ACCESS_RIGHTS", ignore=("READER", "STATUS", "AUTH"))
+        await self.client.send("CANCEL")
+        await self.drain()
+        answer = expect((await browser)[-1], 303, headers=NO_CACHE)
+        got = result_location(answer.headers.get("location", ""), self.server.origin)
+        if got != (auth.REFRESH, "error", "cancellationByUser"):
+            raise CaseFailed(f"Location {answer.headers.get('location')!r}")
+
+    async def conflict(self):
+        """activation: a second one while one runs -> 409 HTML, its URL not reflected as markup; the first: 303 ok"""
+        first = asyncio.create_task(self.activation(self.server.tctoken_url("slow")))
+        await asyncio.sleep(1.0)
+        second = (await exchange(request(self.app.port, "/eID-Client?tcTokenURL=" + urllib.parse.quote(
+            self.server.tctoken_url(None) + '&x="><b>', safe="")), self.app.port))[-1]
+        answers, _ = await first
+        expect(second, 409, "text/html")
+        if "<b>" in second.body:
+            raise CaseFailed("the 409 page reflects the tcTokenURL unescaped")
+        expect(answers[-1], 303)
+        if result_location(answers[-1].headers["location"], self.server.origin)[1] != "ok":
+            raise CaseFailed(f"the first activation ended at {answers[-1].headers['location']!r}")
+
+    HTTP_CASES = [status_text, status_json, status_upper_case, preflight, unknown_path, no_query,
+                  kernel_without_upgrade, bad_host, tctoken_not_found, tctoken_not_https, second_websocket,
+                  origin_websocket, cancel, conflict]
+
+    async def run_case(self, case):
+        if callable(case):
+            return await case(self)
+        previous = self.server.result()
+        answers, final = await self.activation(self.server.tctoken_url(case["fault"]))
+        result = self.server.result()
+        if self.probe:
+            print(f"  {[f'{a.status} {a.reason}' for a in answers]} Location {answers[-1].headers.get('location')}")
+            print("  " + auth.describe(case["fault"], final, self.asked, result))
+            return None
+        auth.check(case, final, self.asked, result, previous, self.server.origin)
+        self.check_browser_answers(case, answers)
+
+    def check_browser_answers(self, case, answers):
+        """102 first; then 303 to the case's address with its ResultMajor/ResultMinor, or (no
+        address: the TcToken could not be fetched) the error page."""
+        expect(answers[0], 102)
+        if case["url"] == auth.NONE:
+            expect(answers[-1], 404, "text/html", NO_CACHE)
+            return
+        answer = expect(answers[-1], 303, headers=NO_CACHE)
+        want = (case["url"], case["major"], url_minor(case))
+        got = result_location(answer.headers.get("location", ""), self.server.origin)
+        if got != want:
+            raise CaseFailed(f"Location {answer.headers.get('location')!r}: {got}, expected {want}")
+        if case["major"] == "ok":
+            session = re.search(r"session=([0-9a-f]+)", answer.headers["location"]).group(1)
+            if not self.server.result(session).startswith('{"ok":true'):
+                raise CaseFailed(f"/result?session={session} does not show ok:true")
+
+    async def prepare(self, case):
+        if not callable(case):
+            return await super().prepare(case)
+        if self.app is None:
+            await self.start_app()
+        self.log_offset = self.app.log_size()
+        self.client.transcript.clear()
+
+    @staticmethod
+    def name(case):
+        """A method case's docstring ("what -> expected"), or the fault case's name."""
+        return case.__doc__ if callable(case) else "activation, " + auth.Runner.name(case)
+
+
+class ChangePINRunner(pin.Runner):
+    """ausweisapp2_peer_tests' RUN_CHANGE_PIN cases over the client under test's WebSocket."""
+
+    def __init__(self, bin_dir, client):
+        super().__init__(bin_dir)
+        self.client_kind = client
+
+    async def start_app(self):
+        self.app = start_client(self.client_kind)
+        self.client = await SDKClient.connect(self.app.url)
+
+
+def main():
+    runners = []
+
+    async def run(arguments):
+        bin_dir, client, words = arguments[0], (arguments[1:2] or [AA2])[0], arguments[2:]
+        probe = words == ["probe"]
+        print(f"client under test: {'AusweisApp2 (headless)' if client == AA2 else 'eid serve from ' + client}",
+              flush=True)
+        wanted = (lambda name: True) if not words or probe else (lambda name: any(w in name for w in words))
+        start_client(client).stop()  # a client that does not start fails the run, not each case
+        serve = ServeRunner(bin_dir, client, probe)
+        runners.append(serve)
+        cases = [case for case in ServeRunner.HTTP_CASES + auth.CASES if wanted(serve.name(case))]
+        passed, failed = await serve.main(cases) if cases else (0, 0)
+        changes = ChangePINRunner(bin_dir, client)
+        runners.append(changes)
+        pin_cases = [("change-pin " + case[0], case) for case in pin.CASES if wanted("change-pin " + case[0])]
+        if pin_cases:
+            try:
+                more = await run_cases(pin_cases, changes.run, pin.CASE_TIMEOUT, prepare=changes.prepare,
+                                       report=changes.report)
+            finally:
+                await changes.stop_app()
+            passed, failed = passed + more[0], failed + more[1]
+        return passed, failed
+
+    def cleanup():
+        for runner in runners:
+            if runner.app:
+                runner.app.stop()
+
+    run_main("serve_peer_tests.py BIN_DIR [ausweisapp2|EID_DIR [CASE...|probe]]",
+             "Peer tests of the eID client on port 24727 (HTTP, WebSocket SDK, activations, change PIN)", run, cleanup,
+             more_arguments=True)
+
+
+if __name__ == "__main__":
+    main()
