@@ -19,9 +19,12 @@ import PackageDescription
 //                        machines speaking SDK messages; imports neither PCSC nor CardSimulator (the
 //                        executables wire the providers) nor any transport
 //   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2); no workflow
+//   LocalService         eid serve's port, transport only: HTTP/1.1 (NIOHTTP1) and the SDK WebSocket (NIOWebSocket),
+//                        request routing, the Host check, error pages, socket activation; asks a delegate
 //   Faces                the terminal and JSON faces over an injected context (console, input,
 //                        terminal, clock, signals, reader providers), one face session per run (Terminal/,
-//                        JSON/, Process/, Commands/); imports neither PCSC nor CardSimulator
+//                        JSON/, Process/, Commands/); imports neither PCSC nor CardSimulator; Service/: the
+//                        service sessions (LocalService's delegate: SDK clients, browser activations)
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
@@ -104,7 +107,18 @@ let package = Package(
         // Implements Online's PAOSTransport and RefreshAddressClient, so neither it nor Workflows imports the
         // other; Workflows stays without network (its tests play the server in process).
         .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard"]),
-        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC"]),
+        // eid serve's transport: HTTP and the SDK WebSocket on SwiftNIO; no workflow, no SDK message.
+        .target(
+            name: "LocalService",
+            dependencies: [
+                "SmartCard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
+        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService"]),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
         ),
@@ -112,7 +126,7 @@ let package = Package(
             name: "eid",
             dependencies: [
                 "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
-                "EIDCrypto", "TestPKI",
+                "EIDCrypto", "TestPKI", "LocalService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -206,7 +220,7 @@ let package = Package(
             name: "FacesTests",
             dependencies: [
                 "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
-                "LockedPages",
+                "LockedPages", "LocalService",
             ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.
@@ -234,6 +248,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
+        .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",

@@ -173,13 +173,13 @@ _eid() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    readers|change-pin|auth|help)
+    readers|change-pin|auth|serve|help)
         # Offer subcommand argument completions
         "_eid_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'readers change-pin auth help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'readers change-pin auth serve help' -- "${cur}"))
         ;;
     esac
 }
@@ -232,6 +232,36 @@ _eid_auth() {
         return
         ;;
     '--pinentry')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    esac
+}
+
+_eid_serve() {
+    repeating_flags=()
+    non_repeating_flags=(--simulator --test-pki --version -h --help)
+    repeating_options=(--host --trust-cvca)
+    non_repeating_options=(--reader --port --port-file --timeout)
+    __eid_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--reader')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '--port-file')
+        return
+        ;;
+    '--host')
+        return
+        ;;
+    '--trust-cvca')
         return
         ;;
     '--timeout')

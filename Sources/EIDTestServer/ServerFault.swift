@@ -1,8 +1,9 @@
 import EAC
 
 /// A fault the test eID server injects into one session (issue 9, item 3), named as in
-/// `/tctoken?fault=NAME[,NAME]`. The session faults change what `EIDServerSession` sends; the
-/// transport faults (`isTransportFault`) are parsed here and carried out by the HTTP/TLS front end.
+/// `/tctoken?fault=NAME[,NAME]`: what `EIDServerSession` sends differently. The faults of the
+/// HTTP/TLS front end (slow, psk, …) are its own (TestServerHTTPS's `TransportFault`), which takes
+/// their names out of the list before the session gets it.
 public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     // Session faults: what a conforming client must refuse.
     /// The EAC2 signature is not the AT key's signature: the card answers EXTERNAL AUTHENTICATE with 6300.
@@ -56,20 +57,6 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// before them; the client takes it into its chain and the card, verifying it, moves its
     /// trust point on.
     case cvcaLink = "cvca_link"
-    // Transport faults: the front end's.
-    /// Answers after a delay.
-    case slow
-    /// A plain-http refresh address.
-    case httpRefresh = "http_refresh"
-    /// The tcToken URL answers 303 to the real one.
-    case redirect
-    /// The PSK channel for this session.
-    case psk
-    /// The TcToken's PSK is not the one the server uses.
-    case pskWrongKey = "psk_wrong_key"
-    /// After its answer with EAC1 the server closes the connection and serves another TLS certificate (valid
-    /// for the host, not in CommCertificates) on the next connection: a client must check each handshake.
-    case tlsChangedAfterEAC1 = "tls_changed_after_eac1"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
@@ -83,19 +70,10 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// an extended-length APDU, well within the 512 KiB a PAOS message may have as hex.
     public static let oversizedLength = 70_000
 
-    /// Whether the HTTP/TLS front end carries the fault out (the session ignores it).
-    public var isTransportFault: Bool {
-        switch self {
-        case .slow, .httpRefresh, .redirect, .psk, .pskWrongKey, .tlsChangedAfterEAC1: return true
-        default: return false
-        }
-    }
-
     /// Whether a conforming client ends the session successfully despite the fault.
     public var clientSucceeds: Bool {
         switch self {
-        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .slow, .redirect, .psk:
-            return true
+        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink: return true
         default: return false
         }
     }

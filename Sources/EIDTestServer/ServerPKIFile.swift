@@ -5,7 +5,7 @@ public enum ServerPKIFile: String, CaseIterable, Sendable {
     case tlsCertificate = "tls-cert.pem"
     case tlsKey = "tls-key.pem"
     /// The origin the server is reached at (https://HOST:PORT), one line.
-    case origin = "origin"
+    case origin
     /// The CVCA certificate (DER): what a card or client is told to trust.
     case cvca = "cvca.cvcert"
     /// The CVCA's private key (hex scalar); optional for `serve`, which issues the certificates of

@@ -17,22 +17,12 @@ public struct SessionResult: Equatable, Sendable {
     public struct Attribute: Equatable, Sendable {
         public var name: String
         public var value: JSONValue
-
-        public init(name: String, value: JSONValue) {
-            self.name = name
-            self.value = value
-        }
     }
 
     /// One verification the card answered.
     public struct Verification: Equatable, Sendable {
         public var name: String
         public var passed: Bool
-
-        public init(name: String, passed: Bool) {
-            self.name = name
-            self.passed = passed
-        }
     }
 
     /// How EF.CardSecurity fared.

@@ -27,7 +27,7 @@ public enum ServerSessionFuzzing {
 
     /// The session faults and variants the first byte chooses from (after "none"). A new ServerFault
     /// case shifts the choices: rewrite the seeds then (FuzzSeedWriter; FuzzHarnessTests fail until then).
-    public static let faults = ServerFault.allCases.filter { !$0.isTransportFault }
+    public static let faults = ServerFault.allCases
 
     static let sessions: [EIDServerSession] = ([nil] + faults.map { Optional($0) }).map { fault in
         do {

@@ -6,13 +6,6 @@ public struct MinimumKeySizes: Sendable, Equatable {
     public var dh: Int
     public var ec: Int
 
-    public init(rsa: Int, dsa: Int, dh: Int, ec: Int) {
-        self.rsa = rsa
-        self.dsa = dsa
-        self.dh = dh
-        self.ec = ec
-    }
-
     /// RSA, DSA and DH at least 3000 bits, elliptic curves at least 250 bits.
     public static let tr02102 = MinimumKeySizes(rsa: 3000, dsa: 3000, dh: 3000, ec: 250)
 }

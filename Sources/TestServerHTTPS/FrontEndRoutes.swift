@@ -262,20 +262,15 @@ public final class FrontEndRoutes: Sendable {
     }
 }
 
+/// `text` with the five characters that mean something in HTML markup or a quoted attribute
+/// replaced by their character references.
 func htmlEscaped(_ text: String) -> String {
-    var out = ""
-    for c in text {
-        switch c {
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "&": out += "&amp;"
-        case "\"": out += "&quot;"
-        case "'": out += "&#39;"
-        default: out.append(c)
-        }
-    }
-    return out
+    text.reduce(into: "") { out, c in out += htmlCharacterReferences[c] ?? String(c) }
 }
+
+private let htmlCharacterReferences: [Character: String] = [
+    "<": "&lt;", ">": "&gt;", "&": "&amp;", "\"": "&quot;", "'": "&#39;",
+]
 
 func percentEncoded(_ text: String) -> String {
     let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)

@@ -117,10 +117,7 @@ enum AuthLoadBench {
                 return .success(AuthConnection(tcToken: fetched.tcToken, transport: transport))
             },
             provider: provider, peer: AnsweringPeer(), readerName: SimulatedCardChannel.readerName,
-            timeouts: .init(card: 10, input: 10),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            timeouts: .init(card: 10, input: 10))
         return workflow.run().outcome.result.major == .ok
     }
 }

@@ -101,9 +101,23 @@ struct Auth: ParsableCommand {
     /// sit in a PC/SC reader, which would get the PIN meant for the simulator.
     var cardReader: String? { options.simulator ? SimulatedCardChannel.readerName : reader }
 
+    /// The CVCAs to trust beyond the built-in ones: those of the --trust-cvca files, and with
+    /// `testPKI` the project's TEST CVCA (said on standard error).
+    static func anchors(trustCVCA: [String], testPKI: Bool, console: Console) throws -> [CVCertificate] {
+        var anchors = try trustedCVCAs(trustCVCA)
+        if testPKI {
+            let cvca = TestCertificateAuthority.project.certificate
+            anchors.append(cvca)
+            console.err(
+                "eid: trusting the project's TEST CVCA \(cvca.body.holderReference) (its private key is public; "
+                    + "never use it for real data)")
+        }
+        return anchors
+    }
+
     /// The CVCAs of the --trust-cvca files.
-    func trustedCVCAs() throws -> [CVCertificate] {
-        try trustCVCA.map { path in
+    static func trustedCVCAs(_ paths: [String]) throws -> [CVCertificate] {
+        try paths.map { path in
             guard let data = try? Data(contentsOf: URL(fileURLWithPath: path)) else {
                 throw ValidationError("--trust-cvca \(path): cannot read the file")
             }
@@ -132,16 +146,10 @@ struct Auth: ParsableCommand {
     }
 
     func run() throws {
-        var anchors = try trustedCVCAs()
         let csca = try cscaCertificate()
         let context = options.context()
-        if testPKI || options.simulator {
-            let cvca = TestCertificateAuthority.project.certificate
-            anchors.append(cvca)
-            context.console.err(
-                "eid: trusting the project's TEST CVCA \(cvca.body.holderReference) (its private key is public; "
-                    + "never use it for real data)")
-        }
+        let anchors = try Self.anchors(
+            trustCVCA: trustCVCA, testPKI: testPKI || options.simulator, console: context.console)
         // Before any secret is read (or, with --simulator, held by the in-process card).
         CoreDumps.disable()
         let face = AuthFace(

@@ -12,13 +12,14 @@ struct EID: ParsableCommand {
         discussion: """
             eid reads the card through PC/SC (pcscd) and speaks the messages of the AusweisApp2 SDK. \
             It lists readers and the PIN state of the card in each (readers), changes the PIN or \
-            replaces the transport PIN (change-pin) and authenticates to online services (auth). It \
+            replaces the transport PIN (change-pin), authenticates to online services (auth) and is the \
+            local eID client that browsers and SDK clients reach on 127.0.0.1:24727 (serve). It \
             does not do eSign, and it does not read the card's data without an authorised service.
 
             Every command has a JSON mode (--json): one SDK message per line on standard output; \
             where standard input is not a terminal, answers are read from it as SDK commands.
             """,
         version: version,
-        subcommands: [Readers.self, ChangePIN.self, Auth.self]
+        subcommands: [Readers.self, ChangePIN.self, Auth.self, Serve.self]
     )
 }

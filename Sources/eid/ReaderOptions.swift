@@ -15,6 +15,10 @@ struct ReaderOptions: ParsableArguments {
     /// Checks a card command's --reader against --simulator (which uses the in-process card only)
     /// and its --timeout.
     func validate(reader: String?, timeout: Double) throws {
+        try Self.validate(simulator: simulator, reader: reader, timeout: timeout)
+    }
+
+    static func validate(simulator: Bool, reader: String?, timeout: Double) throws {
         if simulator, let reader, reader != SimulatedCardChannel.readerName {
             throw ValidationError(
                 "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "
@@ -25,14 +29,13 @@ struct ReaderOptions: ParsableArguments {
 
     /// The process's face context with the readers these options ask for.
     func context() -> FaceContext {
-        FaceContext.process(readers: readers())
+        FaceContext.process(readers: Self.readers(simulator: simulator))
     }
 
     /// The readers to use: PC/SC (unless it is down and the simulator was asked for) plus the
     /// simulator; GET_READER_LIST looks at PC/SC through a connection of its own.
-    func readers() -> ReaderProviders {
-        let simulator = self.simulator
-        return ReaderProviders(
+    static func readers(simulator: Bool) -> ReaderProviders {
+        ReaderProviders(
             open: {
                 var providers: [any CardReaderProvider] = []
                 do {

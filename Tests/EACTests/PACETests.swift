@@ -125,10 +125,10 @@ struct PACEStepsTests {
         #expect(PACEPassword.mrzCheckDigit("L898902C") == 3)  // ICAO 9303-3 example
     }
 
-    @Test func rejectsUnsupportedProtocolsAndCurves() {
-        let dh = PACEProtocol(keyAgreement: .dh, mapping: .generic, cipher: .aes128)
+    @Test func rejectsUnsupportedProtocolsAndCurves() throws {
+        let dh = try #require(PACEProtocol(oid: OID(name: "id-PACE-DH-GM-AES-CBC-CMAC-128")!))
         #expect(throws: PACEError.unsupportedProtocol(dh.oid)) { try PACESteps(protocol: dh, domainParameterID: 0) }
-        let im = PACEProtocol(keyAgreement: .ecdh, mapping: .integrated, cipher: .aes128)
+        let im = try #require(PACEProtocol(oid: OID(name: "id-PACE-ECDH-IM-AES-CBC-CMAC-128")!))
         #expect(throws: PACEError.unsupportedProtocol(im.oid)) { try PACESteps(protocol: im, domainParameterID: 13) }
         #expect(throws: PACEError.unsupportedDomainParameter(2)) {
             try PACESteps(protocol: .ecdhGenericMappingAES128, domainParameterID: 2)

@@ -1,5 +1,6 @@
-import EIDTestServer
 import Testing
+
+@testable import EIDTestServer
 
 /// Who logged in, for eid-testserver's refresh page: the names read, only from a session that
 /// succeeded.

@@ -124,6 +124,21 @@ struct AuthAgainstTestServerTests {
         }
     }
 
+    /// pcscd not running (no --simulator): the TcToken comes, then the readers cannot be opened;
+    /// the JSON face still ends with AUTH carrying the result (an SDK client waits for it).
+    @Test func pcscdNotRunningAfterTheTcTokenEndsWithAuth() throws {
+        try withServer { port in
+            let auth = try runTool(
+                "eid", ["auth", "--json", "https://127.0.0.1:\(port)/tctoken"], stdin: "",
+                environment: Self.noPCSCD, timeout: 60)
+            #expect(auth.status == 3, "\(auth.stderr)")
+            #expect(auth.stderr.contains("pcscd"))
+            #expect(messageNames(auth.stdoutLines) == ["AUTH", "STATUS", "STATUS", "AUTH"])
+            let last = try #require(auth.stdoutLines.last)
+            #expect(last.contains(#""reason":"Reader_Service_Unavailable""#) && last.contains("resultmajor#error"))
+        }
+    }
+
     /// chat_beyond_dv: the AT grants DG9, its DV does not. eid does not refuse the chain, shows
     /// DG9 as required but not among the effective rights (the card grants the AND of the
     /// CHATs), the card refuses READ BINARY of DG9 with 6982 and the server ends with an error

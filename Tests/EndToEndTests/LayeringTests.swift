@@ -93,4 +93,16 @@ import Testing
         #expect(dependencies.contains("\"Online\""), "found: \(dependencies)")
         for module in Self.serverForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
+
+    /// `LocalService` (eid serve's HTTP and WebSocket) is transport only: it knows no workflow,
+    /// no face, no SDK message, no card reader; the sessions behind it (Faces) are its delegate.
+    static let localServiceForbidden = ["Workflows", "Faces", "SDK", "Online", "PCSC", "CPCSC", "CardSimulator", "EAC"]
+
+    @Test func localServiceIsTransportOnly() throws {
+        for (file, module, line) in try Self.imports(of: "LocalService") {
+            #expect(!Self.localServiceForbidden.contains(module), "Sources/LocalService/\(file): \(line)")
+        }
+        let dependencies = try Self.dependencies(of: "LocalService")
+        for module in Self.localServiceForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
+    }
 }

@@ -169,6 +169,31 @@ import Workflows
         #expect(server.exchanges == 0)
     }
 
+    /// The JSON face ends every authentication with AUTH carrying the result, also when the
+    /// readers cannot be opened once the TcToken came (pcscd stopped), or there is no terminal
+    /// to ask on: as a failed fetch, with the reason's result; the sentence on standard error.
+    @Test func jsonFaceEndsWithAuthWhenTheWiringFails() throws {
+        let server = try InProcessEIDServer()
+        let harness = Harness(input: ScriptedInput([]))
+        var context = harness.context
+        let noService = CardError.readerServiceUnavailable("SCARD_E_NO_SERVICE")
+        context.readers = ReaderProviders(open: { throw noService }, lookup: { nil })
+        let face = AuthFace(
+            context: context, options: .init(json: true, timeout: 10), trust: Self.trust, connect: server.connect)
+        #expect(face.run(url: InProcessEIDServer.tcTokenURL) == ExitStatus.serviceUnavailable)
+        #expect(harness.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
+        let last = try #require(harness.sink.output.last)
+        #expect(last.contains(#""reason":"Reader_Service_Unavailable""#) && last.contains("common#communicationError"))
+        #expect(!last.contains(#""url""#), "the service got no StartPAOS: nowhere to continue")
+        #expect(harness.sink.error == ["eid: \(FailureReason.readerServiceUnavailable(noService).sentence)"])
+        let noTerminal = Harness(input: ScriptedInput([], isTerminal: true), terminal: nil)
+        #expect(run(noTerminal, server: server, json: true) == ExitStatus.usage)
+        #expect(noTerminal.sink.messages == ["AUTH", "STATUS", "STATUS", "AUTH"])
+        #expect(noTerminal.sink.output.last?.contains(#""reason":"\#(FailureReason.noTerminal.name)""#) == true)
+        #expect(noTerminal.sink.error == ["eid: \(FailureReason.noTerminal.sentence)"])
+        #expect(server.exchanges == 0)
+    }
+
     /// A CANCEL at the access rights: STATUS at 0 % before, 80 % (with the last question) after.
     @Test func jsonFaceStatusWhenCancelledAtTheAccessRights() throws {
         let server = try InProcessEIDServer()

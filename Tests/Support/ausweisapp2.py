@@ -163,12 +163,14 @@ class AusweisApp2:
 
 class SDKClient:
     """The WebSocket SDK connection: send commands, take messages, each with a timeout.
-    Keeps a transcript (secrets masked) and the monotonic time of every message and command."""
+    Keeps a transcript (secrets masked) and the monotonic time of every message and command
+    (`_at` of a message; `last_sent` and `last_received` by command and message name)."""
 
     def __init__(self, ws):
         self.ws = ws
         self.transcript = []
         self.last_sent = {}
+        self.last_received = {}
 
     @classmethod
     async def connect(cls, url, timeout=10.0):
@@ -189,6 +191,7 @@ class SDKClient:
             raise PeerError(f"no SDK message within {timeout:.0f} s") from None
         message = json.loads(text)
         message["_at"] = time.monotonic()
+        self.last_received[message.get("msg")] = message["_at"]
         self.transcript.append("< " + text)
         return message
 

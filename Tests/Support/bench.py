@@ -19,6 +19,21 @@ accepted, TLS handshakes completed and how many resumed a session, HTTP requests
 snapshot before and after each authentication; the snapshot after counts its own connection,
 handshake and request, which are subtracted.
 
+The serve part (`bench.py BIN serve`) measures the local eID client on its port (issue 17), each
+client in turn: AusweisApp2 (headless, as serve_peer_tests.py starts it) and `eid serve` from BIN
+(when the build has it: `eid serve --help` shows its usage), one eid-sim card in the test pcscd and one
+eid-testserver. With an SDK client connected and idle, SERVE_BENCH_RUNS (default 100) browser-style
+activations (`GET /eID-Client?tcTokenURL=…` as raw HTTP, the SDK client answering AUTH, ACCEPT and
+SET_PIN: serve_peer_tests.activate), each of which must end in a 303 with ResultMajor=ok. The
+client's RSS is VmRSS of its /proc/PID/status, sampled idle (after start, the SDK client connected
+and the card seen), after the first and after the last activation (1 s after each, nothing
+running); its peak is VmHWM (the client is exec'd straight from here, so neither includes Python's
+RSS). Times per activation: the browser's request sent -> the SDK client receiving ENTER_PIN (it
+answers ACCESS_RIGHTS with ACCEPT on the way), and SET_PIN sent -> the 303's bytes received; the
+table gives median and min-max, then the issue's targets as a note. Each activation is sent as soon
+as the previous 303 is in; a client that answers it with 409 (the previous workflow still ending)
+gets it again 50 ms later, and the count of those 409s is printed.
+
 The soak runs 10,000 authentications (`bench.py BIN soak [COUNT]` another count) against one
 eid-testserver with `eid-bench runs` (eid's library client with in-process cards, the whole
 protocol over HTTPS, as in the throughput part), 1,000 at a time, and after each thousand prints
@@ -38,7 +53,8 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from ausweisapp2 import AusweisApp2, SDKClient, SoftwareCard  # noqa: E402
+import serve_peer_tests as serve  # noqa: E402
+from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard  # noqa: E402
 
 BIN = sys.argv[1]
 TIME = "/usr/bin/time"
@@ -118,13 +134,15 @@ def main():
     print(f"eid bench — {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.uname().nodename}, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}, reader '{READER}'")
     # `bench.py BIN server auth` runs only those parts (eid-testserver throughput, eid auth against
-    # AusweisApp2); `make bench` runs everything.
+    # AusweisApp2, serve: the clients on port 24727); `make bench` runs everything.
     parts = sys.argv[2:]
     if parts:
         if "server" in parts:
             server_load((1, 8, 32), 10)
         if "auth" in parts:
             compare_auth(10)
+        if "serve" in parts:
+            compare_serve(SERVE_RUNS)
         if "soak" in parts:
             counts = [int(p) for p in parts if p.isdigit()]
             soak(counts[0] if counts else SOAK_COUNT)
@@ -142,6 +160,7 @@ def main():
     compare_change_pin(10)
     server_load((1, 8, 32), 10)
     compare_auth(10)
+    compare_serve(SERVE_RUNS)
     soak(SOAK_COUNT)
 
 
@@ -559,6 +578,130 @@ def compare_auth(runs):
         print(f"| {name} | {statistics.median(times) * 1000:.0f} ms ({min(times) * 1000:.0f}-"
               f"{max(times) * 1000:.0f}) | {med('apdus'):.0f} | {med('requests'):.0f} | "
               f"{med('handshakes'):.0f} ({med('resumed'):.0f}) | {med('connections'):.0f} | {other} |")
+
+
+SERVE_RUNS = int(os.environ.get("SERVE_BENCH_RUNS", "100"))
+
+
+def status_kib(pid, key):
+    """A `kB` line of /proc/PID/status (VmRSS, VmHWM)."""
+    with open(f"/proc/{pid}/status") as f:
+        return int(next(line for line in f if line.startswith(key + ":")).split()[1])
+
+
+def has_serve():
+    """Whether BIN's eid has the `serve` command (issue 17): `eid serve --help` exits 0 and shows
+    its usage (ArgumentParser answers an unknown subcommand's --help with eid's own help, also 0)."""
+    shown = subprocess.run([f"{BIN}/eid", "serve", "--help"], capture_output=True, text=True, timeout=30)
+    return shown.returncode == 0 and "USAGE: eid serve" in shown.stdout
+
+
+async def serve_runs(client_kind, server, runs):
+    """One client on its port (serve.start_client), an idle SDK client connected to it, `runs`
+    browser-style activations: {idle, after_first, after_last, peak (KiB); to_enter_pin,
+    pin_to_303 (s lists); conflicts (409s tried again)}."""
+    app = serve.start_client(client_kind)
+    client = None
+    try:
+        pid = app.process.pid
+        client = await SDKClient.connect(app.url)
+        await client.wait_for_reader(READER, has_card=True)
+        await asyncio.sleep(1)
+        figures = {"idle": status_kib(pid, "VmRSS"), "to_enter_pin": [], "pin_to_303": [], "conflicts": 0}
+        for run in range(runs):
+            while True:
+                client.last_received.clear()
+                client.last_sent.clear()
+                try:
+                    done = await serve.activate(app.port, client, server.url)
+                    break
+                except serve.Refused as refused:
+                    # 409 right after the previous 303: its workflow still ending. Counted, tried again.
+                    if refused.answer.status != 409 or figures["conflicts"] >= 10 * runs:
+                        raise
+                    figures["conflicts"] += 1
+                    await asyncio.sleep(0.05)
+            final = done.answers[-1]
+            location = final.headers.get("location", "")
+            if final.status != 303 or serve.result_location(location, server.origin)[1:] != ("ok", None):
+                raise PeerError(f"activation {run + 1} answered {final.status} {final.reason} {location}")
+            if "ENTER_PIN" not in client.last_received or "SET_PIN" not in client.last_sent:
+                raise PeerError(f"activation {run + 1} asked {done.asked}, no ENTER_PIN")
+            figures["to_enter_pin"].append(client.last_received["ENTER_PIN"] - done.sent)
+            figures["pin_to_303"].append(final.at - client.last_sent["SET_PIN"])
+            if run in (0, runs - 1):
+                await client.expect_nothing(1.0, ignore=("READER", "STATUS", "AUTH"))
+                rss = status_kib(pid, "VmRSS")
+                if run == 0:
+                    figures["after_first"] = rss
+                if run == runs - 1:
+                    figures["after_last"] = rss
+        figures["peak"] = status_kib(pid, "VmHWM")
+        return figures
+    finally:
+        if client:
+            await client.close()
+        app.stop()
+
+
+def compare_serve(runs):
+    """The local eID client on its port: AusweisApp2 and `eid serve`, `runs` activations each."""
+    clients = []
+    if shutil.which("AusweisApp2"):
+        clients.append(("AusweisApp2", serve.AA2))
+    else:
+        print("AusweisApp2 is not installed: no AusweisApp2 column for serve (make deps installs it)")
+    if has_serve():
+        clients.insert(0, ("`eid serve`", BIN))
+    else:
+        print("eid serve: not in this build")
+    if not clients:
+        return
+    started = time.monotonic()
+    card = SoftwareCard(BIN, PORT)
+    server = TestServer()
+    server.origin = f"https://127.0.0.1:{server.port}"
+    results = []
+    try:
+        wait_for_card()
+        for name, kind in clients:
+            try:
+                results.append((name, asyncio.run(asyncio.wait_for(serve_runs(kind, server, runs), 60 + 30 * runs))))
+            except (PeerError, asyncio.TimeoutError) as error:
+                raise SystemExit(f"bench: {name}: {error or 'no end within the time allowed'}") from None
+    finally:
+        server.stop()
+        card.stop()
+        wait_for_empty_reader()
+    print(f"\nthe local eID client on its port (issue 17): {runs} browser-style activations per client "
+          "(GET /eID-Client?tcTokenURL=… as raw HTTP,")
+    print("an idle SDK client answering AUTH, ACCEPT and SET_PIN, each ending in 303 ResultMajor=ok; eid-sim in the "
+          "test pcscd, eid-testserver;")
+    print("RSS = VmRSS 1 s after the SDK client saw the card (idle) / after the first / the last activation, "
+          "peak = VmHWM; times: median (min-max))")
+    print(f"| client | idle RSS | RSS after 1 | RSS after {runs} | peak RSS | request -> ENTER_PIN | SET_PIN -> 303 |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name, f in results:
+        def mib(key):
+            return f"{f[key] / 1024:.1f} MiB"
+
+        def spread(key):
+            times = f[key]
+            return f"{statistics.median(times) * 1000:.0f} ms ({min(times) * 1000:.0f}-{max(times) * 1000:.0f})"
+        print(f"| {name} | {mib('idle')} | {mib('after_first')} | {mib('after_last')} | {mib('peak')} | "
+              f"{spread('to_enter_pin')} | {spread('pin_to_303')} |")
+    for name, f in results:
+        if f["conflicts"]:
+            print(f"{name} answered 409 to {f['conflicts']} activation(s) sent right after the previous 303 "
+                  "(tried again 50 ms later; those tries are not timed)")
+    if len(results) == 2:
+        eid, aa2 = results[0][1], results[1][1]
+        ratios = [statistics.median(eid[key]) / statistics.median(aa2[key]) for key in ("to_enter_pin", "pin_to_303")]
+        print(f"eid serve / AusweisApp2 (medians): request -> ENTER_PIN {ratios[0]:.0%}, "
+              f"SET_PIN -> 303 {ratios[1]:.0%}")
+    print(f"Targets (issue 17), measured here, not asserted: eid serve idle <= 10 MiB RSS, flat after {runs} "
+          "(after the last as after the first), each time at most half of AusweisApp2's.")
+    print(f"   (the serve part took {time.monotonic() - started:.0f} s)")
 
 
 def wait_for_card():

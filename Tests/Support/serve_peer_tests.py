@@ -46,7 +46,11 @@ CORS = {"access-control-allow-origin": "*"}
 NO_CACHE = {"connection": "close", "cache-control": "no-cache, no-store", "pragma": "no-cache"}
 VERSION_KEYS = ("Name", "Implementation-Title", "Implementation-Vendor", "Implementation-Version",
                 "Specification-Title", "Specification-Vendor", "Specification-Version")
-Answer = namedtuple("Answer", "status reason headers body")
+# `at`: the monotonic time the bytes that completed the final answer arrived (None on the others).
+Answer = namedtuple("Answer", "status reason headers body at", defaults=(None,))
+# A browser-style activation (`activate`): when its request was sent, the HTTP answers (interim
+# ones first), the final SDK AUTH and the questions the SDK client answered.
+Activation = namedtuple("Activation", "sent answers final asked")
 
 
 class EidServe:
@@ -154,15 +158,17 @@ def parse(data, head_only):
 
 
 async def exchange(data, port, timeout=10.0, head_only=False):
-    """Sends raw `data` to 127.0.0.1:`port` and reads the answers up to the final one; raises
-    PeerError when the client closes the connection before it or none is final within `timeout` s."""
+    """Sends raw `data` to 127.0.0.1:`port` and reads the answers up to the final one (its `at`
+    set); raises PeerError when the client closes the connection before it or none is final within
+    `timeout` s."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    received, deadline = b"", time.monotonic() + timeout
+    received, deadline, arrived = b"", time.monotonic() + timeout, None
     try:
         writer.write(data)
         while True:
             answers, final = parse(received, head_only)
             if final:
+                answers[-1] = answers[-1]._replace(at=arrived)
                 return answers
             left = deadline - time.monotonic()
             if left <= 0:
@@ -171,7 +177,7 @@ async def exchange(data, port, timeout=10.0, head_only=False):
             if not chunk:
                 got = ", ".join(f"{a.status} {a.reason}" for a in answers) or "no answer"
                 raise PeerError(f"the client closed the connection after {got}")
-            received += chunk
+            received, arrived = received + chunk, time.monotonic()
     except asyncio.TimeoutError:
         raise PeerError(f"no final answer within {timeout:.0f} s") from None
     finally:
@@ -190,6 +196,40 @@ def expect(answer, status, content_type=None, headers=None):
     if missing or wrong:
         raise CaseFailed(f"{status}: headers {wrong} (wanted {headers}, {content_type}), missing {missing}")
     return answer
+
+
+class Refused(PeerError):
+    """The browser got its final answer (`answer`: 409, an error page) before the SDK client got AUTH."""
+
+    def __init__(self, answer):
+        super().__init__(f"the browser got {answer.status} {answer.reason} before the SDK client got AUTH")
+        self.answer = answer
+
+
+async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+    """A browser's GET /eID-Client?tcTokenURL=… to the client on `port`, read as raw HTTP; with
+    `answer`, the idle SDK `client` must first receive {"msg":"AUTH"} (Refused when the browser's
+    final answer comes first), then answers the workflow (`auth.authenticate`: ACCEPT, the PIN).
+    Returns the Activation. bench.py times it."""
+    path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(tctoken_url, safe="")
+    sent = time.monotonic()
+    browser = asyncio.create_task(exchange(request(port, path), port, timeout))
+    final, asked = None, ()
+    if answer:
+        first = asyncio.create_task(client.expect("AUTH"))
+        try:
+            await asyncio.wait({first, browser}, return_when=asyncio.FIRST_COMPLETED)
+            if not first.done():
+                raise Refused(browser.result()[-1])
+            started = first.result()
+            if set(strip(started)) != {"msg"}:
+                raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
+            final, asked = await auth.authenticate(client, None)
+        except BaseException:
+            first.cancel()
+            browser.cancel()
+            raise
+    return Activation(sent, await browser, final, asked)
 
 
 def result_location(location, origin):
@@ -235,19 +275,12 @@ class ServeRunner(auth.Runner):
         return (await exchange(request(self.app.port, path, **options), self.app.port))[-1]
 
     async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
-        """A browser's GET /eID-Client?tcTokenURL=…; with `answer`, the idle SDK client must receive
-        {"msg":"AUTH"} and answers the workflow (`authenticate`). Returns the HTTP answers (the
-        interim ones first) and the final SDK AUTH (or None)."""
-        path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(tctoken_url, safe="")
-        browser = asyncio.create_task(exchange(request(self.app.port, path), self.app.port, timeout))
-        final = None
+        """`activate` with the client under test: the HTTP answers (the interim ones first) and the
+        final SDK AUTH (or None); the questions asked in `self.asked`."""
+        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout)
         if answer:
-            started = await self.client.expect("AUTH")
-            if set(strip(started)) != {"msg"}:
-                browser.cancel()
-                raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
-            final, self.asked = await auth.authenticate(self.client, None)
-        return await browser, final
+            self.asked = done.asked
+        return done.answers, done.final
 
     async def drain(self, seconds=3.0):
         """Takes SDK messages until a final AUTH or `seconds` without one; returns that AUTH or None."""

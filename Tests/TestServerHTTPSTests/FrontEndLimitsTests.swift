@@ -75,6 +75,17 @@ import Testing
         #expect(headers.contains("Location: \(server.origin)/tctoken?fault=x%0D%0ASet-Cookie%3A%20evil%3D1%0D%0A\r\n"))
     }
 
+    /// The refresh page shows the client's result parameters as text: markup in them is escaped.
+    @Test func theRefreshPageEscapesWhatTheClientSent() {
+        let routes = FrontEndRoutes(
+            configuration: FrontEndConfiguration(), keys: PSKStore(), handler: StubPAOSSessionHandler())
+        let response = routes.respond(
+            to: FrontEndRequest(method: "GET", uri: "/refresh?ResultMajor=%3Cb%20x=%22y%22%3E%27%26%3C/b%3E"))
+        let page = String(decoding: response.body, as: UTF8.self)
+        #expect(page.contains("<h1>eID login: &lt;b x=&quot;y&quot;&gt;&#39;&amp;&lt;/b&gt;</h1>"), "\(page)")
+        #expect(!page.contains("<b "))
+    }
+
     /// Every route, with CR, LF and NUL in every parameter and the path: no header carries them.
     @Test func noRouteWritesAHeaderWithALineBreak() {
         let routes = FrontEndRoutes(

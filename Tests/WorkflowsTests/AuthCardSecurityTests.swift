@@ -41,8 +41,7 @@ import Testing
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(), csca: csca),
             fetch: server.fetch(), provider: SimulatorReaderProvider(card: card),
             peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+            timeouts: .init(card: 5, input: 5))
         return (workflow.run(), server)
     }
 
@@ -129,8 +128,7 @@ import Testing
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC()),
             fetch: server.fetch(), provider: SimulatorReaderProvider(card: SimulatedEIDCard()),
             peer: ScriptedPeer([AuthWorkflowTests.accept, AuthWorkflowTests.pin]),
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: nil) })
+            timeouts: .init(card: 5, input: 5))
         let result = workflow.run()
         #expect(result.outcome.result == .ok && result.outcome.reason == nil, "\(String(describing: result.outcome))")
         #expect(server.dataGroup4 == [UInt8](hex: "64070c054552494b41"))

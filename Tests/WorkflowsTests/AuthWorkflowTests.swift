@@ -46,10 +46,7 @@ import Testing
                 date: .todayUTC(), csca: SimulatorTestPKI.csca),
             fetch: server.fetch(refreshClient: refreshClient), provider: SimulatorReaderProvider(card: card),
             peer: peer,
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            timeouts: .init(card: 5, input: 5))
         return Run(result: workflow.run(), peer: peer, server: server, card: card)
     }
 
@@ -361,10 +358,7 @@ final class ReactivePeer: ScriptedPeer {
                 trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
                 csca: SimulatorTestPKI.csca),
             fetch: server.fetch(), provider: SimulatorReaderProvider(card: card), peer: ScriptedPeer(lines),
-            timeouts: .init(card: 5, input: 5),
-            openSession: { connection, info in
-                EIDAuthCardSession(channel: connection, paceInfo: info, csca: SimulatorTestPKI.csca)
-            })
+            timeouts: .init(card: 5, input: 5))
         var seen: [AuthProgress] = []
         workflow.onProgress = { seen.append($0) }
         _ = workflow.run()

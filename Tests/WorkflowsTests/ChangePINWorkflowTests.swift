@@ -16,8 +16,9 @@ import Testing
         let channel = given ?? FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
         let peer = ScriptedPeer(lines)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
-            openSession: { _, _ in card })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: timeout, input: timeout),
+                openSession: { _, _ in card }))
         return (workflow.run(), peer, card)
     }
 
@@ -187,7 +188,7 @@ import Testing
         let channel = FakeCardChannel(mseStatus: .success)
         let peer = ScriptedPeer([Self.pin, Self.newPIN])
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card })
+            pace: PACEConfiguration(provider: OneReaderProvider(channel), peer: peer, openSession: { _, _ in card }))
         var names: [String] = []
         workflow.onState = { names.append($0.name) }
         #expect(workflow.run() == .changed)
@@ -240,8 +241,9 @@ import Testing
     @Test func deactivatedCardIsShownNothingIsAskedAndCancelEndsIt() {
         let peer = ScriptedPeer([], endOfInput: false)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
-            timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+                timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() }))
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { peer.feed(#"{"cmd":"CANCEL"}"#) }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
@@ -255,8 +257,9 @@ import Testing
     @Test func deactivatedCardWaitsUntilTimeout() {
         let peer = ScriptedPeer([], endOfInput: false)
         let workflow = ChangePINWorkflow(
-            provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
-            timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() })
+            pace: PACEConfiguration(
+                provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
+                timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() }))
         #expect(workflow.run() == .timedOut)
         #expect(peer.names == ["CHANGE_PIN", "READER", "INSERT_CARD", "CHANGE_PIN"])
     }
@@ -275,7 +278,8 @@ import Testing
         let card = RemovingCard()
         card.channel = channel
         let peer = ScriptedPeer([Self.pin])
-        let workflow = ChangePINWorkflow(provider: provider, peer: peer, openSession: { _, _ in card })
+        let workflow = ChangePINWorkflow(
+            pace: PACEConfiguration(provider: provider, peer: peer, openSession: { _, _ in card }))
         #expect(workflow.run() == .cardError(.cardRemoved))
         #expect(peer.messages.last == .changePIN(success: false))
     }

@@ -15,8 +15,10 @@ import Testing
         let channel = FakeCardChannel(mseStatus: .success)
         let peer = ScriptedPeer(lines)
         let performer = PACEPerformer(
-            provider: OneReaderProvider(channel), peer: peer, readerName: nil, timeouts: .init(card: 5, input: 5),
-            transportPINAllowed: transportPINAllowed, openSession: { _, _ in card })
+            PACEConfiguration(
+                provider: OneReaderProvider(channel), peer: peer, timeouts: .init(card: 5, input: 5),
+                openSession: { _, _ in card }),
+            transportPINAllowed: transportPINAllowed)
         return (performer, peer, channel)
     }
 
@@ -96,8 +98,10 @@ import Testing
         provider.present = false
         let peer = ScriptedPeer([], endOfInput: false)
         let pace = PACEPerformer(
-            provider: provider, peer: peer, readerName: nil, timeouts: .init(card: 0.2, input: 0.2),
-            transportPINAllowed: true, openSession: { _, _ in FakePINCard() })
+            PACEConfiguration(
+                provider: provider, peer: peer, timeouts: .init(card: 0.2, input: 0.2),
+                openSession: { _, _ in FakePINCard() }),
+            transportPINAllowed: true)
         #expect(pace.perform(.waitForCard) == .timedOut)
         #expect(peer.names == ["INSERT_CARD"])
         #expect(pace.card == nil)

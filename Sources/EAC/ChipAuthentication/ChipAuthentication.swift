@@ -74,7 +74,7 @@ public struct ChipAuthentication {
     }
 
     @discardableResult
-    func send(_ command: CommandAPDU, step: ChipAuthenticationError.Step) throws -> ResponseAPDU {
+    func send(_ command: CommandAPDU, step: EACStep) throws -> ResponseAPDU {
         let response = try channel.transmit(command)
         guard response.statusWord == .success else {
             throw ChipAuthenticationError.refused(step: step, EACCommandOutcome(statusWord: response.statusWord))

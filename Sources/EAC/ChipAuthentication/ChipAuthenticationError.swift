@@ -8,7 +8,7 @@ public enum ChipAuthenticationError: Error, Equatable, Sendable, CustomStringCon
     /// is not an EC point on standardized domain parameters.
     case noUsablePublicKey(keyID: Int?)
     /// The card refused a command (`step` names it).
-    case refused(step: Step, EACCommandOutcome)
+    case refused(step: EACStep, EACCommandOutcome)
     /// The GENERAL AUTHENTICATE answer is not 7C { 81 nonce, 82 token }.
     case malformedResponse
     /// The card's token T_PICC is wrong: the card does not hold the private key of EF.CardSecurity.
@@ -24,19 +24,12 @@ public enum ChipAuthenticationError: Error, Equatable, Sendable, CustomStringCon
     /// SecurityInfos (its signature not looked at).
     case malformedCardSecurity
 
-    public enum Step: String, Sendable {
-        case setAT = "MSE:Set AT"
-        case generalAuthenticate = "GENERAL AUTHENTICATE"
-        case readCardSecurity = "READ BINARY EF.CardSecurity"
-    }
-
     public var description: String {
         switch self {
         case .noChipAuthenticationInfo: return "EF.CardSecurity offers no Chip Authentication version 2 eid can run"
         case .noUsablePublicKey(let id):
             return "EF.CardSecurity has no usable Chip Authentication public key" + (id.map { " with id \($0)" } ?? "")
-        case .refused(let step, let outcome):
-            return "the card refused \(step.rawValue) (status word \(outcome.statusWord))"
+        case .refused(let step, let outcome): return step.refusal(outcome)
         case .malformedResponse: return "the card's Chip Authentication answer is malformed"
         case .tokenMismatch: return "the card's authentication token is wrong: the chip is not genuine"
         case .malformedTemplate: return "MSE:Set AT for Chip Authentication holds unexpected data objects"

@@ -22,33 +22,6 @@ public struct PACEProtocol: Hashable, Sendable, CustomStringConvertible {
     public var mapping: Mapping
     public var cipher: Cipher
 
-    public init(keyAgreement: KeyAgreement, mapping: Mapping, cipher: Cipher) {
-        self.keyAgreement = keyAgreement
-        self.mapping = mapping
-        self.cipher = cipher
-    }
-
-    /// The parts of a PACE identifier, or nil when `oid` is not one.
-    public init?(oid: OID) {
-        let base = OID.idPACE.components.count
-        guard oid.hasPrefix(.idPACE), oid.components.count == base + 2 else { return nil }
-        switch oid.components[base] {
-        case 1: (keyAgreement, mapping) = (.dh, .generic)
-        case 2: (keyAgreement, mapping) = (.ecdh, .generic)
-        case 3: (keyAgreement, mapping) = (.dh, .integrated)
-        case 4: (keyAgreement, mapping) = (.ecdh, .integrated)
-        case 6: (keyAgreement, mapping) = (.ecdh, .chipAuthentication)
-        default: return nil
-        }
-        switch oid.components[base + 1] {
-        case 1 where mapping != .chipAuthentication: cipher = .tripleDES
-        case 2: cipher = .aes128
-        case 3: cipher = .aes192
-        case 4: cipher = .aes256
-        default: return nil
-        }
-    }
-
     /// The protocol identifier.
     public var oid: OID {
         let m: UInt64
@@ -77,4 +50,29 @@ public struct PACEProtocol: Hashable, Sendable, CustomStringConvertible {
     public static let ecdhGenericMappingAES128 = PACEProtocol(keyAgreement: .ecdh, mapping: .generic, cipher: .aes128)
     public static let ecdhGenericMappingAES192 = PACEProtocol(keyAgreement: .ecdh, mapping: .generic, cipher: .aes192)
     public static let ecdhGenericMappingAES256 = PACEProtocol(keyAgreement: .ecdh, mapping: .generic, cipher: .aes256)
+}
+
+// Outside the struct's body, so that its memberwise initializer stays (internal: others name a
+// protocol by its identifier).
+extension PACEProtocol {
+    /// The parts of a PACE identifier, or nil when `oid` is not one.
+    public init?(oid: OID) {
+        let base = OID.idPACE.components.count
+        guard oid.hasPrefix(.idPACE), oid.components.count == base + 2 else { return nil }
+        switch oid.components[base] {
+        case 1: (keyAgreement, mapping) = (.dh, .generic)
+        case 2: (keyAgreement, mapping) = (.ecdh, .generic)
+        case 3: (keyAgreement, mapping) = (.dh, .integrated)
+        case 4: (keyAgreement, mapping) = (.ecdh, .integrated)
+        case 6: (keyAgreement, mapping) = (.ecdh, .chipAuthentication)
+        default: return nil
+        }
+        switch oid.components[base + 1] {
+        case 1 where mapping != .chipAuthentication: cipher = .tripleDES
+        case 2: cipher = .aes128
+        case 3: cipher = .aes192
+        case 4: cipher = .aes256
+        default: return nil
+        }
+    }
 }

@@ -93,7 +93,7 @@ public struct TerminalAuthentication {
     }
 
     @discardableResult
-    private func send(_ command: CommandAPDU, step: TerminalAuthenticationError.Step) throws -> ResponseAPDU {
+    private func send(_ command: CommandAPDU, step: EACStep) throws -> ResponseAPDU {
         let response = try channel.transmit(command)
         guard response.statusWord == .success else {
             throw TerminalAuthenticationError.refused(step: step, EACCommandOutcome(statusWord: response.statusWord))

@@ -3,7 +3,7 @@ import SmartCard
 /// What goes wrong in Terminal Authentication, on either side.
 public enum TerminalAuthenticationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The card refused a command (`step` names it) with this status word.
-    case refused(step: Step, EACCommandOutcome)
+    case refused(step: EACStep, EACCommandOutcome)
     /// None of the certificates links to a CAR the card trusts (from PACE): the server must send
     /// the missing CVCA link certificates.
     case noPathToCardTrustPoint(cars: [String])
@@ -14,19 +14,9 @@ public enum TerminalAuthenticationError: Error, Equatable, Sendable, CustomStrin
     /// The ephemeral key to announce is not on the Chip Authentication domain parameters.
     case invalidEphemeralKey
 
-    /// The commands of Terminal Authentication.
-    public enum Step: String, Sendable {
-        case setDST = "MSE:Set DST"
-        case verifyCertificate = "PSO:Verify Certificate"
-        case setAT = "MSE:Set AT"
-        case getChallenge = "GET CHALLENGE"
-        case externalAuthenticate = "EXTERNAL AUTHENTICATE"
-    }
-
     public var description: String {
         switch self {
-        case .refused(let step, let outcome):
-            return "the card refused \(step.rawValue) (status word \(outcome.statusWord))"
+        case .refused(let step, let outcome): return step.refusal(outcome)
         case .noPathToCardTrustPoint(let cars):
             return "no certificate chain to the card's trust point \(cars.joined(separator: " or ")); "
                 + "the server must send the CVCA link certificates"

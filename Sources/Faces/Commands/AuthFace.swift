@@ -93,10 +93,22 @@ public struct AuthFace {
         self.opener = opener
     }
 
+    /// How an authentication ended: the exit status (its sentence, if any, already said), the
+    /// address to continue at (the refresh address with the result, or the
+    /// CommunicationErrorAddress), and why it failed (eid serve answers the browser by them).
+    public struct Ending: Sendable {
+        public var status: Int32
+        public var url: String?
+        public var reason: FailureReason?
+    }
+
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL); returns the exit
     /// status (its sentence, if any, already said). The workflow fetches the TcToken; the readers
     /// and the terminal are opened once it came (`DeferredWiring`).
-    public func run(url: String) -> Int32 {
+    public func run(url: String) -> Int32 { authenticate(url: url).status }
+
+    /// Runs the authentication for `url` (a tcTokenURL or an activation URL): how it ended.
+    public func authenticate(url: String) -> Ending {
         let console = context.console
         let wiring = DeferredWiring(
             session: FaceSession(context: context, json: options.json, pinentry: options.pinentry),
@@ -123,10 +135,16 @@ public struct AuthFace {
         }
         // An authentication that ended before the service answered sends the browser nowhere.
         if options.open && wiring.wired != nil && !wiring.isStopped { open(result.url) }
-        guard result.outcome.result.major != .ok else { return ExitStatus.success }
+        guard result.outcome.result.major != .ok else {
+            return Ending(status: ExitStatus.success, url: result.url, reason: nil)
+        }
         let reason = result.outcome.reason ?? .authServerResult(result.outcome.result)
-        if wiring.isStopped { return console.report(.interrupted, quiet: true) }
-        return console.report(reason, quiet: options.json && reason.isCancellation)
+        if wiring.isStopped {
+            return Ending(status: console.report(.interrupted, quiet: true), url: result.url, reason: .interrupted)
+        }
+        return Ending(
+            status: console.report(reason, quiet: options.json && reason.isCancellation), url: result.url,
+            reason: reason)
     }
 
     /// --open: the address to continue at (the refresh address with the result, or the

@@ -8,7 +8,8 @@ import Workflows
 /// until it is wired, the JSON face's messages go straight out, and the terminal face holds
 /// back AUTH's opening line and drops the AUTH of an authentication that ended before the
 /// service answered (the face says why). When the wiring fails, the authentication ends with
-/// the wiring's reason and nothing more is said.
+/// the wiring's reason: the JSON face's messages still go straight out, so it ends, as every
+/// authentication does, with AUTH carrying the result; the terminal face says nothing more.
 final class DeferredWiring: SDKPeer, CardReaderProvider {
     private let session: FaceSession
     private let transportPIN: Bool
@@ -57,10 +58,10 @@ final class DeferredWiring: SDKPeer, CardReaderProvider {
     func send(_ message: SDKMessage) {
         if let wired {
             wired.peer.send(message)
-        } else if failed {
-            return
         } else if session.json {
             session.context.console.json(message)
+        } else if failed {
+            return
         } else if case .auth(nil, _) = message {
             opening = message
         }

@@ -4,17 +4,17 @@ import Workflows
 
 /// The one place where the commands the SDK allows in any state are answered at once, without
 /// the workflow: GET_INFO, GET_READER, GET_READER_LIST, GET_API_LEVEL and SET_API_LEVEL. One per
-/// face session: it keeps the session's API level.
-// Unchecked: `level` is guarded by `lock`.
-public final class InstantAnswers: @unchecked Sendable {
+/// face session: it keeps the session's API level (`level`, shared where a session outlives its
+/// workflows: an SDK connection of eid serve).
+public final class InstantAnswers: Sendable {
     let version: String
     let board: ReaderBoard
-    private let lock = Lock()
-    private var level = APILevel.initial
+    private let level: Locked<Int>
 
-    public init(version: String, board: ReaderBoard) {
+    public init(version: String, board: ReaderBoard, level: Locked<Int> = Locked(APILevel.initial)) {
         self.version = version
         self.board = board
+        self.level = level
     }
 
     /// The answer, or nil when the command is for the workflow.
@@ -23,9 +23,9 @@ public final class InstantAnswers: @unchecked Sendable {
         case .getInfo:
             return .info(VersionInfo(implementationVersion: version))
         case .getAPILevel:
-            return .apiLevel(error: nil, available: APILevel.available, current: lock.withLock { level })
+            return .apiLevel(error: nil, available: APILevel.available, current: level.withLock { $0 })
         case .setAPILevel(let request):
-            return lock.withLock {
+            return level.withLock { level in
                 let (message, current) = APILevel.set(request, current: level)
                 level = current
                 return message

@@ -1,3 +1,6 @@
+import SDK
+import SmartCard
+
 /// The JSON face's input, wired the same for every workflow: SDK commands read from the
 /// context's input on a thread of their own into a `CommandQueue` (the commands allowed in any
 /// state answered at once by `InstantAnswers`, CANCEL ending a card wait, the others checked
@@ -12,7 +15,8 @@ struct JSONCommandInput {
     init(context: FaceContext, cancelWait: CancelWait) {
         let console = context.console
         let board = ReaderBoard(lookup: context.readers.lookup)
-        let answers = InstantAnswers(version: context.version, board: board)
+        let answers = InstantAnswers(
+            version: context.version, board: board, level: context.apiLevel ?? Locked(APILevel.initial))
         let queue = CommandQueue(reply: { console.json($0) }, onCancel: { cancelWait() }, answer: answers.answer)
         self.queue = queue
         reader = StandardInputReader(queue: queue, input: context.input, console: console)

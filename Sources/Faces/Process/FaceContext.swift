@@ -24,6 +24,9 @@ public struct FaceContext: Sendable {
     public var terminate: @Sendable (Int32) -> Void
     /// The version INFO reports.
     public var version: String
+    /// The SDK API level of the session the context belongs to (an SDK connection of eid serve
+    /// keeps it across its workflows); nil: each face session starts at the initial level.
+    public var apiLevel: Locked<Int>?
 
     public init(
         console: Console, input: any LineInput, terminal: @escaping @Sendable () -> (any TerminalDevice)?,

@@ -17,6 +17,9 @@ import Glibc
 /// It lives as long as the workflow runs; released, the signals go back to their defaults.
 final class Interruption: Sendable {
     private let watch: any SignalWatch
+    /// Set when the workflow has ended (this is released): the grace period's end then does
+    /// nothing (eid serve lives on after a workflow it cancelled at the terminal).
+    private let ended: Locked<Bool>
 
     init(
         context: FaceContext, terminal: TerminalInput? = nil, queue: CommandQueue? = nil,
@@ -25,6 +28,8 @@ final class Interruption: Sendable {
         let console = context.console
         let clock = context.clock
         let terminate = context.terminate
+        let ended = Locked(false)
+        self.ended = ended
         var onSuspend: (@Sendable () -> Void)?
         if let terminal { onSuspend = { terminal.suspend() } }
         watch = context.signals.watch(
@@ -35,12 +40,15 @@ final class Interruption: Sendable {
                 queue?.cancel()
                 cancelWait()
                 clock.schedule(after: ChangePINFace.interruptGrace) {
+                    guard !ended.withLock({ $0 }) else { return }
                     // A command may still be with the card: say only what is known.
                     terminate(console.report(.interruptedCardBusy))
                 }
             },
             onSuspend: onSuspend)
     }
+
+    deinit { ended.withLock { $0 = true } }
 
     /// Whether a stop signal arrived.
     var isStopped: Bool { watch.isStopped }

@@ -9,12 +9,6 @@ public struct InitializeFrameworkResponse: Equatable, Sendable {
         public var minor: Int
         public var subMinor: Int
 
-        public init(major: Int, minor: Int, subMinor: Int) {
-            self.major = major
-            self.minor = minor
-            self.subMinor = subMinor
-        }
-
         public static let ecardAPI115 = Version(major: 1, minor: 1, subMinor: 5)
     }
 

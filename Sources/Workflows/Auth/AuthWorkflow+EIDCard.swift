@@ -11,9 +11,9 @@ extension AuthWorkflow {
         readerName: String? = nil, timeouts: WorkflowTimeouts = .init()
     ) {
         let csca = configuration.csca
-        self.init(
-            configuration: configuration, fetch: fetch, provider: provider, peer: peer, readerName: readerName,
-            timeouts: timeouts,
+        let pace = PACEConfiguration<AuthCard>(
+            provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
             openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+        self.init(configuration: configuration, fetch: fetch, pace: pace)
     }
 }

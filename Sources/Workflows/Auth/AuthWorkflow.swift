@@ -56,11 +56,9 @@ public final class AuthWorkflow {
 
     let configuration: Configuration
     let fetch: TcTokenFetcher
-    let provider: CardReaderProvider
-    let peer: SDKPeer
-    let readerName: String?
-    let timeouts: WorkflowTimeouts
-    let openSession: (CardConnection, PACEInfo) -> AuthCard
+    let paceConfiguration: PACEConfiguration<AuthCard>
+    var peer: SDKPeer { paceConfiguration.peer }
+    var timeouts: WorkflowTimeouts { paceConfiguration.timeouts }
 
     /// Called with every state the workflow enters.
     public var onState: (AuthState) -> Void = { _ in }
@@ -68,27 +66,20 @@ public final class AuthWorkflow {
     /// (`AuthProgress.start`).
     public var onProgress: (AuthProgress) -> Void = { _ in }
 
-    public init(
-        configuration: Configuration, fetch: @escaping TcTokenFetcher, provider: CardReaderProvider, peer: SDKPeer,
-        readerName: String? = nil, timeouts: WorkflowTimeouts = .init(),
-        openSession: @escaping (CardConnection, PACEInfo) -> AuthCard
-    ) {
+    /// - Parameters:
+    ///   - fetch: the TcToken fetch and the transport to the eID server (StateGetTcToken).
+    ///   - pace: the card side; its `openSession` makes the card's authentication operations.
+    public init(configuration: Configuration, fetch: @escaping TcTokenFetcher, pace: PACEConfiguration<AuthCard>) {
         self.configuration = configuration
         self.fetch = fetch
-        self.provider = provider
-        self.peer = peer
-        self.readerName = readerName
-        self.timeouts = timeouts
-        self.openSession = openSession
+        self.paceConfiguration = pace
     }
 
     /// Runs the authentication to its end: the first message is AUTH, the last AUTH with the result.
     public func run() -> Result {
         peer.send(.auth(result: nil, url: nil))
         var run = Run(
-            pace: PACEPerformer(
-                provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
-                transportPINAllowed: false, openSession: openSession))
+            pace: PACEPerformer(paceConfiguration.map { $0 as PINManagementCard }, transportPINAllowed: false))
         // The card is reset at the end.
         defer { run.pace.end() }
         var progress: AuthProgress?

@@ -10,7 +10,8 @@ extension ChangePINWorkflow {
         timeouts: WorkflowTimeouts = WorkflowTimeouts()
     ) {
         self.init(
-            provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
-            openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) })
+            pace: PACEConfiguration(
+                provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
+                openSession: { connection, info in EIDCardSession(channel: connection, paceInfo: info) }))
     }
 }

@@ -31,27 +31,11 @@ public final class ChangePINWorkflow {
         case cardError(CardError)
     }
 
-    let provider: CardReaderProvider
-    let peer: SDKPeer
-    let readerName: String?
-    let timeouts: WorkflowTimeouts
-    let openSession: (CardConnection, PACEInfo) -> PINManagementCard
+    let paceConfiguration: PACEConfiguration<PINManagementCard>
+    var peer: SDKPeer { paceConfiguration.peer }
 
-    /// - Parameters:
-    ///   - readerName: use only this reader (nil: the first reader with an eID card).
-    ///   - openSession: makes the card's PIN operations from a connection and the PACEInfo of
-    ///     the card's EF.CardAccess.
-    public init(
-        provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil,
-        timeouts: WorkflowTimeouts = WorkflowTimeouts(),
-        openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard
-    ) {
-        self.provider = provider
-        self.peer = peer
-        self.readerName = readerName
-        self.timeouts = timeouts
-        self.openSession = openSession
-    }
+    /// - Parameter pace: the card side; its `openSession` makes the card's PIN operations.
+    public init(pace: PACEConfiguration<PINManagementCard>) { self.paceConfiguration = pace }
 
     /// Runs the workflow to its end; the last message sent is CHANGE_PIN with `success`.
     public func run() -> Outcome { runStarting {} }
@@ -70,9 +54,7 @@ public final class ChangePINWorkflow {
     public var onState: (ChangePINState) -> Void = { _ in }
 
     private func runToOutcome() -> Outcome {
-        let pace = PACEPerformer(
-            provider: provider, peer: peer, readerName: readerName, timeouts: timeouts, transportPINAllowed: true,
-            openSession: openSession)
+        let pace = PACEPerformer(paceConfiguration, transportPINAllowed: true)
         // The PACE session must not outlive the workflow: reset the card at the end.
         defer { pace.end() }
         return ChangePINState.start.run(

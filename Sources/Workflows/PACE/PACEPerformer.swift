@@ -4,14 +4,10 @@ import SmartCard
 
 /// Performs the PACE sub-machine's effects for a workflow: the card search, the READER and
 /// ENTER_* messages, PACE, the retry counter and RESET RETRY COUNTER (unblock) on the card
-/// session `openSession` makes. It holds the card and the last answer (a secret, wiped as soon
-/// as it is used) until `end()`, which wipes it and resets the card.
+/// session its configuration's `openSession` makes. It holds the card and the last answer (a
+/// secret, wiped as soon as it is used) until `end()`, which wipes it and resets the card.
 final class PACEPerformer {
-    let provider: CardReaderProvider
-    let peer: SDKPeer
-    let readerName: String?
-    let timeouts: WorkflowTimeouts
-    let openSession: (CardConnection, PACEInfo) -> PINManagementCard
+    let configuration: PACEConfiguration<PINManagementCard>
     /// Whether ENTER_PIN takes the 5-digit transport PIN (change PIN: yes; authentication: no).
     let transportPINAllowed: Bool
     /// The CHAT PACE asks for (the authentication's effective CHAT; nil in change PIN).
@@ -26,17 +22,12 @@ final class PACEPerformer {
     private(set) var card: PINManagementCard?
     private var answer: Secret?
 
-    init(
-        provider: CardReaderProvider, peer: SDKPeer, readerName: String?, timeouts: WorkflowTimeouts,
-        transportPINAllowed: Bool, openSession: @escaping (CardConnection, PACEInfo) -> PINManagementCard
-    ) {
-        self.provider = provider
-        self.peer = peer
-        self.readerName = readerName
-        self.timeouts = timeouts
+    init(_ configuration: PACEConfiguration<PINManagementCard>, transportPINAllowed: Bool) {
+        self.configuration = configuration
         self.transportPINAllowed = transportPINAllowed
-        self.openSession = openSession
     }
+
+    private var peer: SDKPeer { configuration.peer }
 
     /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow.
     func end() {
@@ -56,12 +47,13 @@ final class PACEPerformer {
         do {
             switch effect {
             case .waitForCard:
-                let search = CardSearch(provider: provider, peer: peer, readerName: readerName)
-                switch search.waitForCard(timeout: timeouts.card) {
+                let search = CardSearch(
+                    provider: configuration.provider, peer: peer, readerName: configuration.readerName)
+                switch search.waitForCard(timeout: configuration.timeouts.card) {
                 case .found(let found):
                     self.found = found
                     reader = found.reader
-                    card = openSession(found.connection, found.paceInfo)
+                    card = configuration.openSession(found.connection, found.paceInfo)
                     return .cardFound(retryCounter: found.info.retryCounter)
                 case .cancelled: return .cancelled
                 case .timedOut: return .timedOut
@@ -118,7 +110,7 @@ final class PACEPerformer {
     private func ask(_ kind: SecretKind) -> PACEEvent {
         peer.send(.request(kind, error: nil, reader: reader))
         while true {
-            switch peer.nextCommand(timeout: timeouts.input) {
+            switch peer.nextCommand(timeout: configuration.timeouts.input) {
             case .endOfInput, .command(.cancel):
                 return .cancelled
             case .timedOut:

@@ -72,15 +72,24 @@ func runTool(
     _ tool: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
     timeout: Double = 30, launcher: [String] = []
 ) throws -> RunResult {
-    let process = Process()
     let path = E2E.binDir.appendingPathComponent(tool)
     if let program = launcher.first {
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = Array(launcher.dropFirst()) + [path.path] + arguments
-    } else {
-        process.executableURL = path
-        process.arguments = arguments
+        return try runProgram(
+            program, Array(launcher.dropFirst()) + [path.path] + arguments, stdin: stdin, environment: extra,
+            timeout: timeout)
     }
+    return try runProgram(path.path, arguments, stdin: stdin, environment: extra, timeout: timeout)
+}
+
+/// Runs a program to its end (at most `timeout` seconds, then it is killed and the test fails).
+@discardableResult
+func runProgram(
+    _ program: String, _ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+    timeout: Double = 30
+) throws -> RunResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (k, v) in extra { env[k] = v }
     process.environment = env
@@ -101,7 +110,7 @@ func runTool(
     if process.isRunning {
         process.terminate()
         process.waitUntilExit()
-        Issue.record("\(tool) \(arguments.joined(separator: " ")) did not end within \(timeout) s")
+        Issue.record("\(program) \(arguments.joined(separator: " ")) did not end within \(timeout) s")
     }
     process.waitUntilExit()
     return RunResult(status: process.terminationStatus, stdout: outData.text(), stderr: errData.text())

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""A scripted SDK client of `eid serve` (issue 17) for EndToEndTests/ServeTests:
+
+    serve_sdk_client.py WS_URL MODE [TCTOKEN_URL]
+
+Connects to WS_URL (ws://127.0.0.1:PORT/eID-Kernel), prints {"connected": true}, then every
+message it receives, one JSON object per line on standard output, and answers as MODE says:
+
+  auth         answers a workflow started elsewhere (a browser activation: {"msg":"AUTH"}):
+               ACCESS_RIGHTS -> ACCEPT, ENTER_PIN -> SET_PIN 123456; ends at the final AUTH.
+  run-auth     sends RUN_AUTH {tcTokenURL: TCTOKEN_URL}, then as `auth`.
+  change-pin   sends RUN_CHANGE_PIN, answers ENTER_PIN and ENTER_NEW_PIN with 123456 (the PIN
+               stays), ends at CHANGE_PIN with success; then, with TCTOKEN_URL, as `run-auth` in
+               the same connection.
+  hold         stays connected until standard input ends.
+
+Exits 0 at the end of its MODE, 1 on a timeout (60 s) or a closed connection. The PIN is the
+software card's test PIN; it is never printed (only what the server sends is).
+"""
+import asyncio
+import json
+import sys
+
+import websockets
+
+PIN = "123456"
+TIMEOUT = 60.0
+
+
+def emit(value):
+    print(json.dumps(value), flush=True)
+
+
+async def answer_until_final(ws, final):
+    """Answers the questions of a workflow until its final message (`final(message)` true)."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
+        emit(message)
+        kind = message.get("msg")
+        if kind == "ACCESS_RIGHTS":
+            await ws.send(json.dumps({"cmd": "ACCEPT"}))
+        elif kind == "ENTER_PIN":
+            await ws.send(json.dumps({"cmd": "SET_PIN", "value": PIN}))
+        elif kind == "ENTER_NEW_PIN":
+            await ws.send(json.dumps({"cmd": "SET_NEW_PIN", "value": PIN}))
+        if final(message):
+            return message
+
+
+def auth_final(message):
+    return message.get("msg") == "AUTH" and "result" in message
+
+
+def change_pin_final(message):
+    return message.get("msg") == "CHANGE_PIN" and "success" in message
+
+
+async def main(url, mode, tctoken_url):
+    async with websockets.connect(url, open_timeout=TIMEOUT) as ws:
+        emit({"connected": True})
+        if mode == "hold":
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
+            return 0
+        if mode == "change-pin":
+            await ws.send(json.dumps({"cmd": "RUN_CHANGE_PIN"}))
+            await answer_until_final(ws, change_pin_final)
+            if not tctoken_url:
+                return 0
+            mode = "run-auth"
+        if mode == "run-auth":
+            await ws.send(json.dumps({"cmd": "RUN_AUTH", "tcTokenURL": tctoken_url}))
+        await answer_until_final(ws, auth_final)
+        return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None)))
+    except (asyncio.TimeoutError, websockets.ConnectionClosed) as error:
+        emit({"error": type(error).__name__})
+        sys.exit(1)
