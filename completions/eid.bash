@@ -244,7 +244,7 @@ _eid_serve() {
     repeating_flags=()
     non_repeating_flags=(--simulator --test-pki --version -h --help)
     repeating_options=(--host --trust-cvca)
-    non_repeating_options=(--reader --port --port-file --timeout)
+    non_repeating_options=(--reader --port --port-file --timeout --pinentry)
     __eid_offer_flags_options 0
 
     # Offer option value completions
@@ -265,6 +265,9 @@ _eid_serve() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--pinentry')
         return
         ;;
     esac

@@ -29,7 +29,7 @@ function __eid_parse_tokens -S
         case 'auth'
             __eid_parse_subcommand 1 'json' 'simulator' 'reader=' 'trust-cvca=+' 'csca=' 'test-pki' 'yes' 'deny=+' 'open' 'pinentry=' 'timeout=' 'version' 'h/help'
         case 'serve'
-            __eid_parse_subcommand 0 'simulator' 'reader=' 'port=' 'port-file=' 'host=+' 'trust-cvca=+' 'test-pki' 'timeout=' 'version' 'h/help'
+            __eid_parse_subcommand 0 'simulator' 'reader=' 'port=' 'port-file=' 'host=+' 'trust-cvca=+' 'test-pki' 'timeout=' 'pinentry=' 'version' 'h/help'
         case 'help'
             __eid_parse_subcommand -r 1 'version'
         end
@@ -124,6 +124,7 @@ complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid s
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve"' -l 'trust-cvca' -d 'Trust this CVCA certificate (DER) as well; repeatable.' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve" test-pki' -l 'test-pki' -d 'Trust the project\'s TEST CVCA (its key is public; tests only).'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve" timeout' -l 'timeout' -d 'Seconds to wait for a card, and for each answer.' -rfka ''
+complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve" pinentry' -l 'pinentry' -d 'With no terminal and no SDK client, ask through this pinentry program (GPG_TTY for a terminal one).' -rfka ''
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve" version' -l 'version' -d 'Show the version.'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'eid' -n '__eid_should_offer_completions_for_flags_or_options "eid help" version' -l 'version' -d 'Show the version.'

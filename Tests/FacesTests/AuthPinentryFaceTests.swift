@@ -48,4 +48,22 @@ import Workflows
         let harness = Harness()
         #expect(run(harness, server: server, pinentry: nil) == ExitStatus.usage)
     }
+
+    /// eid serve's answerer without a terminal: the browser's activation runs through the
+    /// pinentry, even where a terminal could be opened, and ends at the refresh address.
+    @Test func theServicesPinentryAnswererLogsIn() throws {
+        let script = try PinentryFaceTests.ScriptedPinentry(getpin: "echo 'D 123456'; echo OK")
+        let server = try InProcessEIDServer()
+        let terminal = FakeTerminal(typing: [])
+        let harness = Harness(terminal: terminal)
+        let network = ServiceSessionsTests.Network(connect: server.connect)
+        let options = ServiceSessions.Options(
+            reader: nil, timeout: 10, trust: AuthFaceTests.trust, connect: { network.connect($0) })
+        let ending = PinentryAnswerer(context: harness.context, options: options, program: script.program)
+            .authenticate(tcTokenURL: InProcessEIDServer.tcTokenURL)
+        #expect(ending.status == ExitStatus.success, "\(harness.sink.error)")
+        #expect(ending.url?.hasSuffix("ResultMajor=ok") == true)
+        #expect(script.received.contains("CONFIRM") && script.received.contains("GETPIN"))
+        #expect(terminal.events.isEmpty, "the terminal is not asked")
+    }
 }

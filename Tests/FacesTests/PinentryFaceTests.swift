@@ -193,6 +193,13 @@ import Workflows
         #expect(answer.matches(Secret("closed")))
     }
 
+    @Test func aProgramIsInstalledByPathOrOnPATH() {
+        #expect(PinentryProgram(program: "/bin/sh").isInstalled)
+        #expect(PinentryProgram(program: "sh").isInstalled)
+        #expect(!PinentryProgram(program: "eid-no-such-pinentry").isInstalled)
+        #expect(!PinentryProgram(program: "/nonexistent/pinentry").isInstalled)
+    }
+
     @Test func aMissingProgramIsSaid() {
         let sink = RecordingSink()
         let face = PinentryFace(

@@ -29,6 +29,13 @@ public struct PinentryProgram: Sendable, Equatable {
         return made
     }
 
+    /// Whether the program can be run: a path that is executable, or a name found on PATH.
+    public var isInstalled: Bool {
+        if program.contains("/") { return access(program, X_OK) == 0 }
+        let path = Self.variable("PATH") ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { access("\($0)/\(program)", X_OK) == 0 }
+    }
+
     private static func variable(_ name: String) -> String? {
         guard let value = getenv(name) else { return nil }
         let text = String(cString: value)
