@@ -4,7 +4,8 @@ import Testing
 /// `eid auth` with no terminal asks through Debian's real pinentry-tty (`--pinentry`), which
 /// draws on a tmux pane as gpg-agent's pinentry does on GPG_TTY: eid runs in a session of its own
 /// (setsid, so it has no /dev/tty), the confirmation shows the service and the data, and the PIN
-/// typed into pinentry reaches the card; Cancel in the dialog is the user's cancel.
+/// typed into pinentry reaches the card; Cancel in the dialog is the user's cancel. The same for
+/// `eid serve` answering a browser's activation with no terminal and no SDK client.
 @Suite(
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path)
@@ -81,6 +82,54 @@ struct AuthPinentryTests {
             #expect(screen.contains("cancel"), "\(screen)")
             let read = try server.result(port: port)
             #expect(ThroughPCSCD.AuthCardFlowTests.toldTheServer(read), "\(read)")
+        }
+    }
+
+    /// `eid serve` without a terminal (standard input /dev/null) and without an SDK client: a
+    /// browser's activation (curl) is answered through pinentry-tty on the pane, and the browser
+    /// gets 102, then the 303 to the refresh address with the result.
+    @Test func serveAsksThroughPinentryAndTheBrowserLandsOnTheRefreshAddress() throws {
+        let server = try TestServerProcess()
+        defer { server.stop() }
+        let pane = try TmuxSession("sleep 120", environment: ["TERM": "xterm"])
+        let tty = try pane.pane("#{pane_tty}")
+        let serve = try ServeProcess(
+            ["--simulator", "--pinentry", "pinentry-tty"],
+            environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm", "GPG_TTY": tty, "TERM": "xterm"])
+        defer { serve.stop() }
+        let browser = BrowserRequest(ServeTests.activation(serve, tcTokenURL: "\(server.origin)/tctoken"))
+        try pane.waitFor("[pc]?")
+        try waitForEchoOff(tty)
+        #expect(try pane.screen().contains("Service: eid-testserver"))
+        try pane.type("p")
+        try pane.waitFor("PIN:")
+        try waitForEchoOff(tty)
+        try pane.type("123456")
+        let answer = try browser.finish()
+        #expect(answer.statuses == [102, 303])
+        #expect(answer.headers["location"]?.contains("ResultMajor=ok") == true)
+        #expect(try server.result(session: nil)?.hasPrefix(#"{"ok":true"#) == true)
+        #expect(!(try pane.screen()).contains("123456"))
+        #expect(!serve.output.contains("123456"))
+    }
+
+    /// curl on a thread of its own: the browser waiting for its answer while the pinentry asks.
+    final class BrowserRequest: @unchecked Sendable {
+        private var result: Result<HTTPExchange, any Error>?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ url: String) {
+            Thread.detachNewThread { [self] in
+                result = Result { try HTTPExchange.curl(url, timeout: 60) }
+                done.signal()
+            }
+        }
+
+        func finish() throws -> HTTPExchange {
+            guard done.wait(timeout: .now() + 70) == .success, let result else {
+                throw E2EError.timeout("the browser got no answer")
+            }
+            return try result.get()
         }
     }
 }
