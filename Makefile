@@ -155,6 +155,12 @@ install: release
 	  install -D -m 644 completions/_$$page "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$page"; \
 	  install -D -m 644 completions/$$page.fish "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
 	done
+	for unit in eid.socket eid.service; do \
+	  install -d "$(DESTDIR)$(PREFIX)/lib/systemd/user"; \
+	  sed 's|/usr/bin/eid|$(PREFIX)/bin/eid|' packaging/systemd/$$unit > "$(DESTDIR)$(PREFIX)/lib/systemd/user/$$unit"; \
+	done
+	install -d "$(DESTDIR)$(PREFIX)/share/applications"
+	sed 's|/usr/bin/eid|$(PREFIX)/bin/eid|' packaging/desktop/eid.desktop > "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 
 uninstall:
 	for page in eid eid-testserver; do \
@@ -164,6 +170,8 @@ uninstall:
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
 	done
 	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	rm -f "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.socket" "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.service" \
+	  "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 
 clean:
 	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan $(DEB_DIR)

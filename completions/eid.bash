@@ -214,7 +214,7 @@ _eid_auth() {
     repeating_flags=()
     non_repeating_flags=(--json --simulator --test-pki --yes --open --version -h --help)
     repeating_options=(--trust-cvca --deny)
-    non_repeating_options=(--reader --csca --timeout)
+    non_repeating_options=(--reader --csca --pinentry --timeout)
     __eid_offer_flags_options 1
 
     # Offer option value completions
@@ -231,6 +231,9 @@ _eid_auth() {
     '--deny')
         return
         ;;
+    '--pinentry')
+        return
+        ;;
     '--timeout')
         return
         ;;
@@ -241,7 +244,7 @@ _eid_serve() {
     repeating_flags=()
     non_repeating_flags=(--simulator --test-pki --version -h --help)
     repeating_options=(--host --trust-cvca)
-    non_repeating_options=(--reader --port --port-file --timeout)
+    non_repeating_options=(--reader --port --port-file --timeout --pinentry)
     __eid_offer_flags_options 0
 
     # Offer option value completions
@@ -262,6 +265,9 @@ _eid_serve() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--pinentry')
         return
         ;;
     esac

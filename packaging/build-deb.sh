@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# make deb: packages the release build of eid and eid-sim, the man page and the completions as a
-# Debian package, with dpkg-deb; make deb-testserver: eid-testserver, its man page and completions
+# make deb: packages the release build of eid and eid-sim, the man page, the completions, the
+# systemd user units (eid.socket, eid.service) and the eid:// desktop entry as a Debian package,
+# with dpkg-deb; make deb-testserver: eid-testserver, its man page and completions
 # as a package of its own (eid-testserver). Usage: packaging/build-deb.sh BIN_DIR OUT_DIR [PACKAGE]
 # (PACKAGE: eid, the default, or eid-testserver). Prints the path of the .deb. The binaries link
 # the Swift runtime statically (make release); it refuses to package them if ldd shows a library
@@ -36,6 +37,14 @@ gzip -9n < "$root/man/$package.1" > "$stage/usr/share/man/man1/$package.1.gz"
 install -D -m 644 "$root/completions/$package.bash" "$stage/usr/share/bash-completion/completions/$package"
 install -D -m 644 "$root/completions/_$package" "$stage/usr/share/zsh/vendor-completions/_$package"
 install -D -m 644 "$root/completions/$package.fish" "$stage/usr/share/fish/vendor_completions.d/$package.fish"
+if [ "$package" = eid ]; then
+    # The desktop: eid serve on 127.0.0.1:24727 by socket activation (systemctl --user enable --now
+    # eid.socket), and the eid:// scheme handler (desktop-file-utils' dpkg trigger updates the
+    # MIME cache).
+    install -D -m 644 "$root/packaging/systemd/eid.socket" "$stage/usr/lib/systemd/user/eid.socket"
+    install -D -m 644 "$root/packaging/systemd/eid.service" "$stage/usr/lib/systemd/user/eid.service"
+    install -D -m 644 "$root/packaging/desktop/eid.desktop" "$stage/usr/share/applications/eid.desktop"
+fi
 
 # No library may come from the Swift toolchain or be missing.
 if ldd "${binaries[@]}" | grep -E "not found|/opt/swift" >&2; then
@@ -64,7 +73,7 @@ Architecture: $arch
 Maintainer: eid maintainers <eid@localhost>
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends_line
-Recommends: pcscd
+Recommends: pcscd, pinentry-gnome3 | pinentry
 Suggests: libccid, vsmartcard-vpcd
 Section: utils
 Priority: optional
@@ -73,6 +82,10 @@ Description: command-line client for the German eID card (nPA, eAT)
  PC/SC (pcscd): it lists readers and cards with their PIN state and changes the PIN
  (transport PIN, PIN, with CAN and PUK when the card needs them). Every command has a
  JSON mode that speaks the messages of the AusweisApp2 SDK.
+ .
+ eid serve is the local eID client browsers and SDK clients call on
+ 127.0.0.1:24727, started by a systemd user socket (systemctl --user enable --now
+ eid.socket); eid:// links open eid auth, which asks through pinentry.
  .
  eid-sim is a software eID card for tests, plugged into pcscd through vpcd
  (vsmartcard-vpcd).

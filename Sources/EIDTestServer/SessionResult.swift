@@ -44,6 +44,17 @@ public struct SessionResult: Equatable, Sendable {
         self.error = error
     }
 
+    /// Who logged in: the given names and family name read (or the one of them read), when the
+    /// session succeeded; nil otherwise.
+    public var personName: String? {
+        guard ok else { return nil }
+        let parts = ["GivenNames", "FamilyName"].compactMap { name -> String? in
+            guard case .string(let text)? = self[name], !text.isEmpty else { return nil }
+            return text
+        }
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
     /// The value of the attribute `name`, if it was read.
     public subscript(name: String) -> JSONValue? { read.first { $0.name == name }?.value }
 

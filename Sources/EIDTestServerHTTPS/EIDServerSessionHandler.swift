@@ -88,4 +88,9 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     public func resultJSON(sessionID: String) -> [UInt8]? {
         sessions.result(of: sessionID).map { Array($0.jsonText.utf8) }
     }
+
+    public func personName(sessionID: String?) -> String? {
+        let result = sessionID.map(sessions.result(of:)) ?? sessions.lastResult
+        return result?.personName
+    }
 }

@@ -7,14 +7,10 @@ extension Array where Element == UInt8 {
         bytes.reserveCapacity(hex.utf8.count / 2)
         var high: UInt8?
         for c in hex.utf8 {
-            let nibble: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = c - UInt8(ascii: "A") + 10
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: ":"): continue
-            default: return nil
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "\t") || c == UInt8(ascii: ":") {
+                continue
             }
+            guard let nibble = UInt8(hexDigit: c) else { return nil }
             if let h = high {
                 bytes.append(h << 4 | nibble)
                 high = nil
@@ -36,5 +32,17 @@ extension Array where Element == UInt8 {
             s.append(digits[Int(b & 0x0F)])
         }
         return s
+    }
+}
+
+extension UInt8 {
+    /// The value of one hexadecimal digit (ASCII, either case), or nil.
+    public init?(hexDigit c: UInt8) {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): self = c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): self = c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): self = c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 }

@@ -56,7 +56,7 @@ public final class PreSharedKey: CustomStringConvertible {
         var index = 0
         var high: UInt8? = nil
         for digit in digits {
-            guard let nibble = Self.nibble(digit) else {
+            guard let nibble = UInt8(hexDigit: digit) else {
                 // The LockedBuffer is zeroed as it goes.
                 throw .invalidPreSharedKey(.keyNotHex)
             }
@@ -118,14 +118,5 @@ public final class PreSharedKey: CustomStringConvertible {
         identityBuffer[identity.count] = 0
         UnsafeMutableRawPointer(keyBuffer).copyMemory(from: key.baseAddress!, byteCount: key.count)
         return key.count
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): return digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): return digit - UInt8(ascii: "A") + 10
-        default: return nil
-        }
     }
 }

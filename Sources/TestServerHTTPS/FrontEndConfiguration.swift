@@ -1,3 +1,5 @@
+import Online
+
 /// How eid-testserver's front end listens and what it allows.
 public struct FrontEndConfiguration: Sendable {
     /// Where to listen; the default is loopback only.
@@ -6,6 +8,9 @@ public struct FrontEndConfiguration: Sendable {
     public var port = 18443
     /// The origin in URLs the server hands out (TcToken, links); nil: https://host:port as bound.
     public var origin: String?
+    /// The port of the eID client on the user's machine that the start page's login link calls
+    /// (`http://127.0.0.1:PORT/eID-Client?tcTokenURL=…`; `serve --client-port`).
+    public var clientPort = ActivationURL.localPort
     /// Every session uses the PSK channel (`serve --psk`), not only those with `?fault=psk`.
     public var pskForAll = false
     /// The largest request body; larger ones are refused with 413 (a PAOS message is far smaller).

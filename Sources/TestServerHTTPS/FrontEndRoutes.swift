@@ -60,16 +60,22 @@ public final class FrontEndRoutes: Sendable {
         }
     }
 
+    /// The activation URL the start page links to: the eID client on the user's machine, with
+    /// this server's tcTokenURL.
+    public var activationURL: String {
+        "http://127.0.0.1:\(configuration.clientPort)/eID-Client?tcTokenURL=" + percentEncoded(origin + "/tctoken")
+    }
+
+    /// What an eService's login page looks like: one link that starts the eID client.
     private func startPage() -> FrontEndResponse {
         let tcTokenURL = origin + "/tctoken"
-        let activation =
-            "http://127.0.0.1:\(ActivationURL.localPort)/eID-Client?tcTokenURL=" + percentEncoded(tcTokenURL)
         let html = """
             <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>eid-testserver</title></head><body>
+            <html><head><meta charset="utf-8"><title>eid-testserver: log in</title></head><body>
             <h1>eid-testserver</h1>
             <p>A test eService with its own eID server (TEST ONLY).</p>
-            <p><a href="\(htmlEscaped(activation))">Log in with your eID</a> (eID client on this machine)</p>
+            <p><a id="login" href="\(htmlEscaped(activationURL))">Log in with your ID card</a>
+            (the eID client on this machine, port \(configuration.clientPort))</p>
             <p>TcToken URL: <code>\(htmlEscaped(tcTokenURL))</code> &middot; last result: <a href="/result">/result</a></p>
             </body></html>
 
@@ -238,10 +244,15 @@ public final class FrontEndRoutes: Sendable {
             json = handler.resultJSON()
         }
         let result = String(decoding: json, as: UTF8.self)
+        let who =
+            handler.personName(sessionID: request.parameter("session")).map {
+                "Logged in: <span id=\"person\">\(htmlEscaped($0))</span>"
+            } ?? "Not logged in."
         let html = """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8"><title>eid-testserver: result</title></head><body>
             <h1>eID login: \(htmlEscaped(major + minor))</h1>
+            <p id="who">\(who)</p>
             <pre>\(htmlEscaped(result))</pre>
             <p><a href="/">again</a></p>
             </body></html>

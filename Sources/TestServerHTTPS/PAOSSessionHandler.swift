@@ -23,11 +23,19 @@ public protocol PAOSSessionHandler: Sendable {
     /// when there is no such session. For `GET /result?session=ID`, which clients running
     /// several sessions side by side ask instead of `/result`.
     func resultJSON(sessionID: String) -> [UInt8]?
+
+    /// Who logged in with session `sessionID` (nil: the last finished session): the name read
+    /// from the card ("ERIKA MUSTERMANN"), or nil when it failed, runs, or read no name. For the
+    /// refresh page.
+    func personName(sessionID: String?) -> String?
 }
 
 extension PAOSSessionHandler {
     /// A handler that keeps no results per session.
     public func resultJSON(sessionID: String) -> [UInt8]? { nil }
+
+    /// A handler that reads no names.
+    public func personName(sessionID: String?) -> String? { nil }
 }
 
 /// A PAOS answer: HTTP status and body (200 bodies are SOAP, application/vnd.paos+xml), or no

@@ -13,8 +13,9 @@ struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Serve the eService and the eID server over HTTPS.",
         discussion: """
-            GET / (start page), GET /tctoken[?fault=NAME,...] (a TcToken for a new session), \
-            POST /paos/SESSION (the PAOS endpoint), GET /refresh?session=ID (that session's result page), \
+            GET / (start page: "Log in with your ID card", a link to the eID client on this machine, \
+            --client-port), GET /tctoken[?fault=NAME,...] (a TcToken for a new session), \
+            POST /paos/SESSION (the PAOS endpoint), GET /refresh?session=ID (that session's result page: who logged in, and the result), \
             GET /result[?session=ID] (that session's result as JSON; without ID the last one's, for one run at a time).
             """)
 
@@ -73,6 +74,12 @@ struct Serve: ParsableCommand {
             valueName: "n"))
     var maxSessions = FrontEndConfiguration().maximumSessions
 
+    @Option(
+        help: ArgumentHelp(
+            "The port of the eID client the start page's login link calls (http://127.0.0.1:PORT/eID-Client).",
+            valueName: "port"))
+    var clientPort = FrontEndConfiguration().clientPort
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -92,6 +99,7 @@ struct Serve: ParsableCommand {
             throw ValidationError("--max-connections must be 1 to 100000")
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100000") }
+        guard (1...65535).contains(clientPort) else { throw ValidationError("--client-port must be 1 to 65535") }
     }
 
     func run() throws {
@@ -104,6 +112,7 @@ struct Serve: ParsableCommand {
         configuration.slowDelay = .seconds(slowDelay)
         configuration.maximumConnections = maxConnections
         configuration.maximumSessions = maxSessions
+        configuration.clientPort = clientPort
         let requested = try attributes.map { try RequestedAttributes(parsing: $0) } ?? .all
         let credentials: TLSServerCredentials
         var own: ServerPKI?

@@ -36,6 +36,11 @@ struct Auth: ParsableCommand {
             ACCESS_RIGHTS, READER, ENTER_PIN, ...). When standard input is not a terminal the answers \
             are read from it as SDK commands (ACCEPT, SET_ACCESS_RIGHTS, GET_ACCESS_RIGHTS, \
             GET_CERTIFICATE, SET_PIN, SET_CAN, SET_PUK, CANCEL), one JSON object per line.
+
+            Without a terminal (no /dev/tty, as under a desktop launcher), --pinentry asks through a \
+            pinentry program instead (GnuPG's Assuan protocol): "Proceed?" as a confirmation showing \
+            the service and the data, then the PIN, CAN or PUK. A terminal pinentry (pinentry-curses, \
+            pinentry-tty) draws on the terminal GPG_TTY names, as with gpg-agent.
             """
     )
 
@@ -70,6 +75,13 @@ struct Auth: ParsableCommand {
 
     @Flag(help: "At the end, open the address to continue at (https only) with xdg-open.")
     var open = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With no terminal, ask through this pinentry program (e.g. pinentry-gnome3; GPG_TTY for a terminal one).",
+            valueName: "program"))
+    var pinentry: String?
 
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))
     var timeout: Double = 600
@@ -142,7 +154,9 @@ struct Auth: ParsableCommand {
         CoreDumps.disable()
         let face = AuthFace(
             context: context,
-            options: .init(json: options.json, reader: cardReader, timeout: timeout, yes: yes, deny: deny, open: open),
+            options: .init(
+                json: options.json, reader: cardReader, timeout: timeout, yes: yes, deny: deny, open: open,
+                pinentry: pinentry.map { PinentryProgram.fromEnvironment(program: $0) }),
             trust: .builtIn(adding: anchors, csca: csca, date: .todayUTC()),
             connect: OnlineConnection.connect)
         try face.run(url: url).exitUnlessSuccess()

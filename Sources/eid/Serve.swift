@@ -66,6 +66,13 @@ struct Serve: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seconds to wait for a card, and for each answer.", valueName: "seconds"))
     var timeout: Double = 600
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "With no terminal and no SDK client, ask through this pinentry program (GPG_TTY for a terminal one).",
+            valueName: "program"))
+    var pinentry = "pinentry"
+
     /// The loopback addresses --host takes.
     static let loopback: Set<String> = ["127.0.0.1", "::1", "localhost"]
 
@@ -88,8 +95,11 @@ struct Serve: ParsableCommand {
             trust: .builtIn(
                 adding: anchors, csca: simulator ? SimulatorTestPKI.csca : nil, date: .todayUTC()),
             connect: OnlineConnection.connect)
+        let program = PinentryProgram.fromEnvironment(program: pinentry)
         let sessions = ServiceSessions(context: context, options: options) {
-            TerminalAnswerer.ifPresent(context: context, options: options)
+            let terminal: (any ActivationAnswerer)? = TerminalAnswerer.ifPresent(context: context, options: options)
+            guard terminal == nil, program.isInstalled else { return terminal }
+            return PinentryAnswerer(context: context, options: options, program: program)
         }
         let service = LocalService(
             configuration: .init(server: "eid/\(EID.version) (TR-03124-1/1.4)"), delegate: sessions)

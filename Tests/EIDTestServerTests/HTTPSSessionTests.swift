@@ -174,8 +174,10 @@ import Testing
         let otherPage = String(decoding: other.body, as: UTF8.self)
         #expect(!otherPage.contains("ERIKA"), "the refresh page of a running session shows another's result")
         #expect(otherPage.contains("no finished session of that id"))
+        #expect(otherPage.contains("Not logged in."))
         let own = try #require(try server.curl(server.origin + "/refresh?session=" + finished + "&ResultMajor=ok"))
-        #expect(String(decoding: own.body, as: UTF8.self).contains("ERIKA"))
+        let ownPage = String(decoding: own.body, as: UTF8.self)
+        #expect(ownPage.contains(#"<p id="who">Logged in: <span id="person">ERIKA MUSTERMANN</span></p>"#))
         let result = try #require(try server.curl(server.origin + "/result?session=" + running.sessionIdentifier))
         #expect(result.code == 404)
     }

@@ -36,17 +36,7 @@ struct AuthAgainstTestServerTests {
         try body(port)
     }
 
-    func result(port: Substring) throws -> String {
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sSk", "--max-time", "20", "https://127.0.0.1:\(port)/result"]
-        let out = Pipe()
-        curl.standardOutput = out
-        try curl.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        curl.waitUntilExit()
-        return text
-    }
+    func result(port: Substring) throws -> String { try page("https://127.0.0.1:\(port)/result") }
 
     static let answers = #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"123456"}"# + "\n"
 
@@ -68,6 +58,43 @@ struct AuthAgainstTestServerTests {
             #expect(read.contains(#""GivenNames":"ERIKA""#) && read.contains(#""FamilyName":"MUSTERMANN""#))
             #expect(!auth.stdout.contains("123456") && !auth.stderr.contains("123456"))
         }
+    }
+
+    /// What a browser does, but with eid auth as the client: the start page's login link (the
+    /// activation URL) starts the authentication, and the refresh page it ends at says who
+    /// logged in. `--client-port` moves the link.
+    @Test func theStartPageLinkLogsInAndTheRefreshPageSaysWho() throws {
+        try withServer { port in
+            let start = try page("https://127.0.0.1:\(port)/")
+            #expect(start.contains(">Log in with your ID card</a>"))
+            let link = try #require(
+                start.split(separator: "\"").first { $0.hasPrefix("http://127.0.0.1:24727/eID-Client?tcTokenURL=") })
+            let auth = try runTool(
+                "eid", ["auth", "--json", "--simulator", String(link)], stdin: Self.answers,
+                environment: Self.noPCSCD, timeout: 60)
+            #expect(auth.status == 0, "\(auth.stderr)")
+            let last = try #require(auth.stdout.split(separator: "\n").last)
+            let url = try #require(last.components(separatedBy: #""url":""#).last?.split(separator: "\"").first)
+            let refresh = try page(String(url))
+            #expect(refresh.contains(#"Logged in: <span id="person">ERIKA MUSTERMANN</span>"#), "\(refresh)")
+        }
+        try withServer(options: ["--client-port", "38555"]) { port in
+            let start = try page("https://127.0.0.1:\(port)/")
+            #expect(start.contains("http://127.0.0.1:38555/eID-Client?tcTokenURL="))
+        }
+    }
+
+    /// A page of the server, by curl.
+    func page(_ url: String) throws -> String {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sSk", "--max-time", "20", url]
+        let out = Pipe()
+        curl.standardOutput = out
+        try curl.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        curl.waitUntilExit()
+        return text
     }
 
     /// Without any lockable memory (RLIMIT_MEMLOCK 0, as some containers set it) the secrets live

@@ -34,7 +34,9 @@ struct AuthTerminalTests {
             #expect(asked.contains("Online authentication with your ID card (Ctrl-C cancels)."))
             #expect(asked.contains("Service:   eid-testserver"))
             #expect(asked.contains("The service asks to read:"))
-            #expect(asked.contains("(required)"))
+            // AusweisApp's words and order: the family name first.
+            #expect(asked.contains("The service asks to read:\n  Family name (required)\n  Birth name (required)"))
+            #expect(!asked.contains("DG"))
             #expect(!asked.contains("Simulator: "), "the card is not touched before the answer")
             try terminal.type("y")
             try terminal.waitFor("PIN (6 digits):")

@@ -138,8 +138,8 @@ struct ServeTests {
         #expect(client.finish().status == 0)
     }
 
-    @Test func withNeitherSDKClientNorTerminalAnActivationIsRefused() throws {
-        let serve = try serve()
+    @Test func withNeitherSDKClientNorTerminalNorPinentryAnActivationIsRefused() throws {
+        let serve = try serve(["--simulator", "--pinentry", "eid-no-such-pinentry"])
         defer { serve.stop() }
         let refused = try HTTPExchange.curl(Self.activation(serve, tcTokenURL: "https://127.0.0.1:1/tctoken"))
         #expect(refused.statuses == [503])

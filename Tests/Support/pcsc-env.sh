@@ -16,7 +16,7 @@
 #   EID_E2E_DIR              DIR itself (where tests keep artefacts, e.g. browser screenshots)
 set -euo pipefail
 
-PACKAGES=(pcscd libpcsclite-dev vsmartcard-vpcd libssl-dev libxml2-dev libeac-dev openpace pcsc-tools tmux ausweisapp2 python3-websockets systemd)
+PACKAGES=(pcscd libpcsclite-dev vsmartcard-vpcd libssl-dev libxml2-dev libeac-dev openpace pcsc-tools tmux pinentry-tty pinentry-curses desktop-file-utils ausweisapp2 python3-websockets systemd)
 VPCD_DRIVER=/usr/lib/pcsc/drivers/serial/libifdvpcd.so
 BASE_PORT=${EID_E2E_BASE_PORT:-37888}
 # vsmartcard's nPA emulator, an independent card for the peer tests (Tests/Support/vicc).

@@ -12,7 +12,23 @@ struct HTTPSFrontEndTests {
         let server = try TestServerFixture()
         let (code, body) = try server.curl("/")
         #expect(code == 200)
-        #expect(body.contains("eID-Client?tcTokenURL=https%3A%2F%2F127.0.0.1%3A\(server.port)%2Ftctoken"))
+        #expect(body.contains(">Log in with your ID card</a>"))
+        #expect(
+            body.contains(
+                #"href="http://127.0.0.1:24727/eID-Client?tcTokenURL=https%3A%2F%2F127.0.0.1%3A\#(server.port)%2Ftctoken""#
+            ))
+    }
+
+    /// `serve --client-port`: the link calls the eID client where it listens.
+    @Test func startPageLinksToTheConfiguredClientPort() throws {
+        let server = try TestServerFixture { $0.clientPort = 38555 }
+        let (_, body) = try server.curl("/")
+        let link = "http://127.0.0.1:38555/eID-Client?tcTokenURL=https%3A%2F%2F127.0.0.1%3A\(server.port)%2Ftctoken"
+        #expect(body.contains("href=\"\(link)\""))
+        #expect(server.server.routes.activationURL == link)
+        // On the default port, eid's own parser reads the tcTokenURL back.
+        let standard = try TestServerFixture().server.routes.activationURL
+        #expect(try ActivationURL.tcTokenURL(from: standard).hasSuffix("/tctoken"))
     }
 
     @Test func tcTokenIsAcceptedByOnlinesParser() throws {
@@ -267,6 +283,29 @@ struct HTTPSFrontEndTests {
         #expect(ContinuousClock.now - start < .seconds(6))
         #expect(Bool(!output.stdout.contains("200 OK")))
         #expect(try server.curl("/").code == 200)
+    }
+
+    /// The refresh page says who logged in, HTML-escaped (a card's name is outside text).
+    @Test func refreshPageShowsWhoLoggedInEscaped() throws {
+        let server = try TestServerFixture(handler: NamedHandler(name: "<script>alert(1)</script> & O'Neil"))
+        let (code, body) = try server.curl("/refresh?session=s&ResultMajor=ok")
+        #expect(code == 200)
+        #expect(
+            body.contains(
+                #"Logged in: <span id="person">&lt;script&gt;alert(1)&lt;/script&gt; &amp; O&#39;Neil</span>"#))
+        #expect(!body.contains("<script>"))
+        let (_, anonymous) = try TestServerFixture().curl("/refresh?ResultMajor=ok")
+        #expect(anonymous.contains("Not logged in."))
+    }
+
+    /// A session handler whose every session was `name`'s.
+    struct NamedHandler: PAOSSessionHandler {
+        let name: String
+        func openSession(id: String, faults: [String]) -> SessionOpening { .opened }
+        func isRunning(sessionID: String) -> Bool { false }
+        func respond(sessionID: String, body: [UInt8]) -> PAOSHTTPReply { .closeConnection }
+        func resultJSON() -> [UInt8] { Array("{}".utf8) }
+        func personName(sessionID: String?) -> String? { name }
     }
 
     /// A session handler that answers every PAOS POST by closing the connection.

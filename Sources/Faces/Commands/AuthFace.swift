@@ -21,10 +21,12 @@ public struct AuthFace {
         public var deny: [String]
         /// Hand the address to continue at to the opener (`xdg-open`) at the end.
         public var open: Bool
+        /// Who asks when there is no terminal (nil: nobody, the authentication fails).
+        public var pinentry: PinentryProgram?
 
         public init(
             json: Bool, reader: String? = nil, timeout: Double = 600, yes: Bool = false, deny: [String] = [],
-            open: Bool = false
+            open: Bool = false, pinentry: PinentryProgram? = nil
         ) {
             self.json = json
             self.reader = reader
@@ -32,6 +34,7 @@ public struct AuthFace {
             self.yes = yes
             self.deny = deny
             self.open = open
+            self.pinentry = pinentry
         }
     }
 
@@ -107,9 +110,11 @@ public struct AuthFace {
     /// Runs the authentication for `url` (a tcTokenURL or an activation URL): how it ended.
     public func authenticate(url: String) -> Ending {
         let console = context.console
-        let wiring = DeferredWiring(session: FaceSession(context: context, json: options.json), transportPIN: false) {
-            [options] in
-            AuthTerminalPeer(inner: $0, terminal: $1, console: console, yes: options.yes, deny: options.deny)
+        let wiring = DeferredWiring(
+            session: FaceSession(context: context, json: options.json, pinentry: options.pinentry),
+            transportPIN: false, title: "eid: online authentication"
+        ) { [options] in
+            AuthReviewPeer(inner: $0, person: $1, console: console, yes: options.yes, deny: options.deny)
         }
         var peer: SDKPeer = wiring
         var status: StatusReport?

@@ -3,7 +3,7 @@ import SmartCard
 import Workflows
 
 /// The face session of an authentication, wired once the TcToken has come: the readers and the
-/// terminal are opened only when the service has answered, so a URL that fails needs neither
+/// terminal (or the pinentry) are opened only when the service has answered, so a URL that fails needs neither
 /// and the face says only why. It stands in for the wired peer and readers from the start:
 /// until it is wired, the JSON face's messages go straight out, and the terminal face holds
 /// back AUTH's opening line and drops the AUTH of an authentication that ended before the
@@ -13,16 +13,21 @@ import Workflows
 final class DeferredWiring: SDKPeer, CardReaderProvider {
     private let session: FaceSession
     private let transportPIN: Bool
-    private let terminalPeer: (FacePeer, TerminalInput) -> SDKPeer
+    private let title: String
+    private let personPeer: (FacePeer, any SecretAsker) -> SDKPeer
     /// The session, once wired.
     private(set) var wired: FaceSession.Wired?
     private var failed = false
     private var opening: SDKMessage?
 
-    init(session: FaceSession, transportPIN: Bool, terminalPeer: @escaping (FacePeer, TerminalInput) -> SDKPeer) {
+    init(
+        session: FaceSession, transportPIN: Bool, title: String,
+        personPeer: @escaping (FacePeer, any SecretAsker) -> SDKPeer
+    ) {
         self.session = session
         self.transportPIN = transportPIN
-        self.terminalPeer = terminalPeer
+        self.title = title
+        self.personPeer = personPeer
     }
 
     /// Whether a stop signal arrived (only a wired session watches them).
@@ -35,7 +40,7 @@ final class DeferredWiring: SDKPeer, CardReaderProvider {
             guard case .success = fetched else { return fetched }
             let wired: FaceSession.Wired
             do throws(FaceSession.Failure) {
-                wired = try session.wire(transportPIN: transportPIN, terminalPeer: terminalPeer)
+                wired = try session.wire(transportPIN: transportPIN, title: title, personPeer: personPeer)
             } catch {
                 failed = true
                 return .failure(AuthConnection.Failure(error.reason))

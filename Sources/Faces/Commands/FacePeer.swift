@@ -3,19 +3,20 @@ import SmartCard
 import Workflows
 
 /// Joins an output (JSON lines, or sentences) and an input (JSON commands on standard input, or
-/// prompts on the terminal) into the peer a workflow talks to.
+/// a person asked at the terminal or through a pinentry program) into the peer a workflow talks to.
 ///
 /// The JSON face over standard input is `.json` with `.commands`; over a WebSocket it will be the
 /// same with another line source feeding the queue and another sink behind the console.
 public final class FacePeer: SDKPeer {
     public enum Output {
         case json
-        case sentences(TerminalFace)
+        case sentences(SecretRequests)
     }
 
     public enum Input {
         case commands(CommandQueue)
-        case terminal(TerminalFace)
+        /// A person at the terminal or at a pinentry program.
+        case person(any SecretAsker)
     }
 
     let output: Output
@@ -38,22 +39,22 @@ public final class FacePeer: SDKPeer {
             if let line = face.render(message) { console.out(line) }
         }
         observe(message)
-        // The terminal input learns which secret to ask for from the ENTER_* messages, after
+        // The person's face learns which secret to ask for from the ENTER_* messages, after
         // the sentence for the message was rendered from what it knew before.
-        if case .terminal(let face) = input { face.note(message) }
+        if case .person(let face) = input { face.requests.note(message) }
     }
 
     public func nextCommand(timeout: Double) -> PeerInput {
         switch input {
         case .commands(let queue): return queue.next(timeout: timeout)
-        case .terminal(let face): return face.nextCommand(timeout: timeout)
+        case .person(let face): return face.nextCommand(timeout: timeout)
         }
     }
 
     public var isCancelled: Bool {
         switch input {
         case .commands(let queue): return queue.isCancelled
-        case .terminal(let face): return face.isInterrupted
+        case .person(let face): return face.isInterrupted
         }
     }
 }

@@ -4,16 +4,20 @@ import Workflows
 
 /// One face session: the wiring every workflow's face shares. It opens the readers, joins the
 /// output and the input into the peer the workflow talks to (the JSON face with commands from the
-/// context's input when `json` and that input is not a terminal, else prompts on the terminal),
-/// and watches the stop signals. It takes its input and output as values (`FaceContext`), never
+/// context's input when `json` and that input is not a terminal, else prompts on the terminal,
+/// else, with `pinentry`, dialogs of a pinentry program), and watches the stop signals. It takes its input and output as values (`FaceContext`), never
 /// process globals, so `eid serve` can make one per browser request or SDK connection.
 public struct FaceSession {
     public let context: FaceContext
     public let json: Bool
+    /// Who asks when there is no terminal (`eid serve`): nil, and a session without a terminal
+    /// fails with `.noTerminal`.
+    public let pinentry: PinentryProgram?
 
-    public init(context: FaceContext, json: Bool) {
+    public init(context: FaceContext, json: Bool, pinentry: PinentryProgram? = nil) {
         self.context = context
         self.json = json
+        self.pinentry = pinentry
     }
 
     /// A wired session, ready to run a workflow.
@@ -56,11 +60,14 @@ public struct FaceSession {
         }
     }
 
-    /// Opens the readers and wires the input. `transportPIN`: the terminal may ask for the
-    /// 5-digit transport PIN. `terminalPeer` wraps the peer of the terminal face (sentences and
-    /// prompts), e.g. with what an authentication shows and asks before the card.
+    /// Opens the readers and wires the input. `transportPIN`: the person may be asked for the
+    /// 5-digit transport PIN. `title`: what a pinentry dialog's title says is being done.
+    /// `personPeer` wraps the peer of a face that asks a person (sentences, and the terminal's
+    /// prompts or pinentry's dialogs), e.g. with what an authentication shows and asks before
+    /// the card.
     public func wire(
-        transportPIN: Bool = true, terminalPeer: (FacePeer, TerminalInput) -> SDKPeer = { peer, _ in peer }
+        transportPIN: Bool = true, title: String = "eid",
+        personPeer: (FacePeer, any SecretAsker) -> SDKPeer = { peer, _ in peer }
     ) throws(Failure) -> Wired {
         let provider = try openReaders()
         let cancelWait = CancelWait(provider)
@@ -69,13 +76,24 @@ public struct FaceSession {
             return Wired(
                 provider: provider, peer: commands.peer, commands: commands, interruption: commands.interruption)
         }
-        guard let device = context.terminal() else { throw Failure(reason: .noTerminal) }
-        let terminal = TerminalInput(device: device)
-        let face = TerminalFace(terminal: terminal, transportPIN: transportPIN)
-        let peer = FacePeer(output: json ? .json : .sentences(face), input: .terminal(face), console: context.console)
-        let interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
+        let person: any SecretAsker
+        let interruption: Interruption
+        if let device = context.terminal() {
+            let terminal = TerminalInput(device: device)
+            person = TerminalFace(terminal: terminal, transportPIN: transportPIN)
+            interruption = Interruption(context: context, terminal: terminal, queue: nil, cancelWait: cancelWait)
+        } else if let pinentry {
+            let face = PinentryFace(
+                program: pinentry, console: context.console, title: title, transportPIN: transportPIN)
+            person = face
+            interruption = Interruption(context: context, pinentry: face, cancelWait: cancelWait)
+        } else {
+            throw Failure(reason: .noTerminal)
+        }
+        let peer = FacePeer(
+            output: json ? .json : .sentences(person.requests), input: .person(person), console: context.console)
         return Wired(
-            provider: provider, peer: json ? peer : terminalPeer(peer, terminal), commands: nil,
+            provider: provider, peer: json ? peer : personPeer(peer, person), commands: nil,
             interruption: interruption)
     }
 }

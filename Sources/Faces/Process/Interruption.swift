@@ -21,7 +21,10 @@ final class Interruption: Sendable {
     /// nothing (eid serve lives on after a workflow it cancelled at the terminal).
     private let ended: Locked<Bool>
 
-    init(context: FaceContext, terminal: TerminalInput?, queue: CommandQueue?, cancelWait: CancelWait) {
+    init(
+        context: FaceContext, terminal: TerminalInput? = nil, queue: CommandQueue? = nil,
+        pinentry: PinentryFace? = nil, cancelWait: CancelWait
+    ) {
         let console = context.console
         let clock = context.clock
         let terminate = context.terminate
@@ -33,6 +36,7 @@ final class Interruption: Sendable {
             [SIGINT, SIGTERM, SIGQUIT, SIGHUP],
             onStop: { _ in
                 terminal?.interrupt()
+                pinentry?.interrupt()
                 queue?.cancel()
                 cancelWait()
                 clock.schedule(after: ChangePINFace.interruptGrace) {

@@ -66,18 +66,7 @@ public struct URLOpener: Sendable {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
 
-        var pid: pid_t = 0
-        let arguments = [program, url]
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var status = posix_spawnp(&pid, program, &actions, &attributes, &argv, environ)
-        // ETXTBSY: the opener was just written and another thread's fork still holds it open.
-        var retries = 0
-        while status == ETXTBSY && retries < 10 {
-            usleep(50_000)
-            retries += 1
-            status = posix_spawnp(&pid, program, &actions, &attributes, &argv, environ)
-        }
+        let (status, pid) = Spawn.start(program, [url], actions: &actions, attributes: &attributes)
         if status == ENOENT { throw .openerMissing(program: program) }
         guard status == 0 else { throw .spawnFailed(program: program, errno: status) }
 

@@ -3,7 +3,7 @@ import Workflows
 
 /// Who answers a browser activation when no SDK client is connected: the questions of the
 /// authentication (the rights, "Proceed?", the PIN) go to them. The terminal eid serve runs in
-/// is one (`TerminalAnswerer`); a pinentry program is the next.
+/// is one (`TerminalAnswerer`), a pinentry program the other (`PinentryAnswerer`).
 public protocol ActivationAnswerer: Sendable {
     /// Runs the authentication for `tcTokenURL`, asking this answerer.
     func authenticate(tcTokenURL: String) -> AuthFace.Ending

@@ -7,7 +7,7 @@ import Workflows
 /// The sessions behind `eid serve`'s port (the local service's delegate): one workflow at a
 /// time in the whole service, one SDK client at a time. A browser activation goes to the SDK
 /// client when one is connected and idle (it receives AUTH and answers), else to the answerer
-/// (the terminal; next, a pinentry program), else it is refused (503).
+/// (the terminal, else a pinentry program), else it is refused (503).
 // Unchecked: `running` and `client` are guarded by `lock`; the rest is immutable.
 public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
     /// What every workflow of the service uses: `eid auth`'s and `eid change-pin`'s options.

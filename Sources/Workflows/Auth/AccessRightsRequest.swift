@@ -26,8 +26,9 @@ public struct AccessRightsRequest: Equatable, Sendable {
             .writeDG19, .writeDG20, .pinManagement,
         ])
 
-    /// The SDK's display order (AusweisApp); rights not in it follow by bit number.
-    static let displayOrder: [AccessRight] = [
+    /// The SDK's display order (AusweisApp's, as its ACCESS_RIGHTS and its screens list them);
+    /// rights not in it follow by bit number.
+    public static let displayOrder: [AccessRight] = [
         .readDG5, .readDG13, .readDG4, .readDG7, .readDG8, .readDG9, .readDG17, .readDG1, .readDG3,
         .restrictedIdentification, .readDG10, .readDG6, .ageVerification, .communityIDVerification, .readDG2,
         .readDG18, .readDG19, .readDG20, .installQualifiedCertificate, .installCertificate, .writeDG17, .writeDG18,

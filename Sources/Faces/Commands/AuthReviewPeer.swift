@@ -3,15 +3,16 @@ import SDK
 import SmartCard
 import Workflows
 
-/// The terminal face of an authentication: before any card access it shows who asks (the
-/// certificate description: subject, issuer, purpose, terms, validity) and the data requested
-/// in TR-03127 words, required and optional; drops the optional rights `--deny` names; asks
-/// "Proceed? [y/N]" (unless `--yes`); then the PIN, CAN and PUK prompts as `change-pin` has
-/// them; at the end the outcome in one sentence and the refresh URL.
+/// What a person sees of an authentication, at the terminal or through a pinentry program:
+/// before any card access it shows who asks (the certificate description: subject, issuer,
+/// purpose, terms, validity) and the data requested, as AusweisApp words and orders it,
+/// required and optional; drops the optional rights `--deny` names; asks whether to proceed
+/// (the terminal's "Proceed? [y/N]", pinentry's CONFIRM; not with `--yes`); then the PIN, CAN
+/// and PUK as `change-pin` asks them; at the end the outcome in one sentence and the refresh URL.
 ///
 /// It answers the workflow's ACCESS_RIGHTS itself (GET_CERTIFICATE, SET_ACCESS_RIGHTS, ACCEPT or
 /// CANCEL) and hands everything else to the terminal face.
-final class AuthTerminalPeer: SDKPeer {
+final class AuthReviewPeer: SDKPeer {
     private enum Review {
         /// No ACCESS_RIGHTS yet.
         case waiting
@@ -25,19 +26,22 @@ final class AuthTerminalPeer: SDKPeer {
     }
 
     private let inner: FacePeer
-    private let terminal: TerminalInput
+    private let person: any SecretAsker
     private let console: Console
     private let yes: Bool
     private let deny: [String]
     private var review = Review.waiting
     private var rights: AccessRightsInfo?
     private var certificate: CertificateInfo?
+    /// What the question is about, in short: the service, its purpose, the data (a pinentry
+    /// dialog shows it; the terminal has shown all of it above the question).
+    private var request: [String] = []
     /// A `--deny` named a required right: the user does not want what the service needs.
     private(set) var deniedRequired: [String] = []
 
-    init(inner: FacePeer, terminal: TerminalInput, console: Console, yes: Bool, deny: [String]) {
+    init(inner: FacePeer, person: any SecretAsker, console: Console, yes: Bool, deny: [String]) {
         self.inner = inner
-        self.terminal = terminal
+        self.person = person
         self.console = console
         self.yes = yes
         self.deny = deny
@@ -72,6 +76,7 @@ final class AuthTerminalPeer: SDKPeer {
             if let certificate { for line in Self.describe(certificate) { console.out(line) } }
             guard let rights else { return .command(.cancel) }
             for line in Self.describe(rights) { console.out(line) }
+            request = (certificate.map(Self.summary) ?? []) + Self.describe(rights)
             deniedRequired = deny.filter { rights.required.contains($0) }
             if !deniedRequired.isEmpty {
                 console.out(
@@ -94,24 +99,14 @@ final class AuthTerminalPeer: SDKPeer {
         case .needConfirmation:
             review = .done
             if yes { return .command(.accept) }
-            switch terminal.readSecret(prompt: "Proceed? [y/N] ", timeout: timeout, echo: true) {
-            case .secret(let answer):
-                defer { answer.wipe() }
-                let text = answer.withBytes { String(decoding: $0, as: UTF8.self) }.lowercased()
-                return text == "y" || text == "yes" ? .command(.accept) : .command(.cancel)
-            case .endOfInput, .tooLong: return .command(.cancel)
-            case .timedOut: return .timedOut
-            case .interrupted: return .command(.cancel)
-            }
+            return person.confirm(request: request, timeout: timeout)
         }
     }
 
     var isCancelled: Bool { inner.isCancelled }
 
-    /// The TR-03127 words for an SDK right name (the name itself when unknown).
-    static func words(_ sdkName: String) -> String {
-        AccessRight(sdkName: sdkName)?.description ?? sdkName
-    }
+    /// AusweisApp's words for an SDK right name (the name itself when unknown).
+    static func words(_ sdkName: String) -> String { AccessRight.displayText(sdkName: sdkName) }
 
     static func describe(_ c: CertificateInfo) -> [String] {
         var lines = ["Service:   \(c.subjectName)" + (c.subjectUrl.map { " (\($0))" } ?? "")]
@@ -126,11 +121,29 @@ final class AuthTerminalPeer: SDKPeer {
         return lines
     }
 
+    /// The service and its purpose, for a dialog with little room.
+    static func summary(_ c: CertificateInfo) -> [String] {
+        var lines = ["Service: \(c.subjectName)" + (c.subjectUrl.map { " (\($0))" } ?? "")]
+        if let purpose = c.purpose, !purpose.isEmpty { lines.append("Purpose: \(purpose)") }
+        return lines
+    }
+
     static func describe(_ r: AccessRightsInfo) -> [String] {
-        var lines = ["The service asks to read:"]
+        // AusweisApp's words and order; rights that change the card under a heading of their own.
         // `effective` is what the card will grant: a right the service's certificates lack is not shared.
-        lines += r.required.map { "  \(words($0)) (required\(r.effective.contains($0) ? "" : ", not shared"))" }
-        lines += r.optional.map { "  \(words($0)) (optional\(r.effective.contains($0) ? "" : ", not shared"))" }
+        func line(_ name: String, _ kind: String) -> String {
+            "  \(words(name)) (\(kind)\(r.effective.contains(name) ? "" : ", not shared"))"
+        }
+        let isWrite = { (name: String) in AccessRight(sdkName: name)?.isWriteRight == true }
+        let required = AccessRight.displayOrdered(r.required)
+        let optional = AccessRight.displayOrdered(r.optional)
+        var lines = ["The service asks to read:"]
+        lines += required.filter { !isWrite($0) }.map { line($0, "required") }
+        lines += optional.filter { !isWrite($0) }.map { line($0, "optional") }
+        let writes =
+            required.filter(isWrite).map { line($0, "required") }
+            + optional.filter(isWrite).map { line($0, "optional") }
+        if !writes.isEmpty { lines += ["The service asks to change on the card:"] + writes }
         if let age = r.aux?.requiredAge { lines.append("  Age check: at least \(age) years") }
         if let date = r.aux?.validityDate { lines.append("  Validity check: valid on \(date)") }
         if let community = r.aux?.communityId { lines.append("  Place of residence check: \(community)") }
