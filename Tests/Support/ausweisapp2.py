@@ -88,6 +88,9 @@ SETTINGS_FILES = (".config/Unknown Organization/AusweisApp2.conf", ".config/Ausw
 # PKI to the card (which checks it in Terminal Authentication) instead of refusing every chain
 # that does not end at one of its built-in CVCAs (PEERS.md).
 NO_PREVERIFICATION = {"preverification": {"enabled": "false"}}
+# What AusweisApp2 logs when its PC/SC reader plug-in enters the plug-in list of its ReaderManager
+# (ReaderManager::doUpdatePluginCache, on the main thread that also answers the WebSocket upgrade).
+PCSC_PLUGIN_REGISTERED = "Update cache entry: PCSC"
 
 
 class AusweisApp2:
@@ -125,9 +128,23 @@ class AusweisApp2:
             raise
 
     def _wait_for_port(self):
-        """The port from `$TMPDIR/AusweisApp2.<pid>.port` (bench.py's TestPKIAusweisApp2 calls it too)."""
+        """The port from `$TMPDIR/AusweisApp2.<pid>.port`, once a client may connect (bench.py's
+        TestPKIAusweisApp2 calls it too). AusweisApp2 writes the port before its ReaderManager thread
+        has registered the reader plug-ins, and a client's connection starts the reader scan only on
+        the plug-ins registered by then (UIPlugInWebSocket::onUiDomination, ReaderManager::startScanAll):
+        a client that comes sooner, as on a loaded machine, gets no PC/SC reader for as long as it
+        stays connected (GET_READER: attached false). So this also waits for the PC/SC plug-in."""
+        deadline = time.monotonic() + self.START_TIMEOUT
         path = os.path.join(self.dir, "tmp", f"AusweisApp2.{self.process.pid}.port")
-        return wait_for_port_file(self.process, path, "AusweisApp2", self.START_TIMEOUT)
+        port = wait_for_port_file(self.process, path, "AusweisApp2", self.START_TIMEOUT)
+        while PCSC_PLUGIN_REGISTERED not in self.log_since(0):
+            if self.process.poll() is not None:
+                raise PeerError(f"AusweisApp2 ended at start with status {self.process.returncode}")
+            if time.monotonic() > deadline:
+                raise PeerError(f"AusweisApp2 logged no '{PCSC_PLUGIN_REGISTERED}' within {self.START_TIMEOUT:.0f} s: "
+                                "its PC/SC reader plug-in is not registered")
+            time.sleep(0.02)
+        return port
 
     @property
     def url(self):
@@ -235,8 +252,10 @@ class SDKClient:
                 raise PeerError(f"expected no message for {seconds} s, got {strip(message)}")
 
     async def wait_for_reader(self, reader, has_card, timeout=15.0):
-        """Polls GET_READER until `reader`'s card is present (an eID card) or absent."""
+        """Polls GET_READER until `reader`'s card is present (an eID card) or absent. The error says
+        when the client does not list the reader at all (attached false), not merely no card."""
         deadline = time.monotonic() + timeout
+        attached = None
         while time.monotonic() < deadline:
             await self.send("GET_READER", name=reader)
             poll_end = min(deadline, time.monotonic() + 0.25)
@@ -246,10 +265,13 @@ class SDKClient:
                 except PeerError:
                     break
                 if message.get("msg") == "READER" and message.get("name") == reader:
+                    attached = message.get("attached")
                     if (message.get("card") is not None) == has_card:
                         return message
             await asyncio.sleep(max(0.0, poll_end - time.monotonic()))
-        raise PeerError(f"reader {reader}: card {'not seen' if has_card else 'still seen'} within {timeout:.0f} s")
+        unlisted = " (attached false: the client lists no such reader)" if attached is False else ""
+        seen = "not seen" if has_card else "still seen"
+        raise PeerError(f"reader {reader}: card {seen} within {timeout:.0f} s{unlisted}")
 
     async def close(self):
         await self.ws.close()
