@@ -11,12 +11,15 @@ CLIENT as in serve_peer_tests.py (`ausweisapp2`, default, or the directory of `e
 connected and idle, answers the workflow the browser started (ACCEPT, SET_PIN, or CANCEL). Cases:
 success (the refresh page with ResultMajor=ok shows the sample person), CANCEL (the error address,
 ResultMajor=error), a TcToken that is not found (the 404 page) and a second activation while one
-runs (the 409 page). HTTP status codes are read from chromium's performance log. A screenshot of
+runs (the 409 page). With `eid` also two cases without an SDK client (PinentryBrowserRunner): eid
+serve asks through scripted_pinentry.py, Proceed and the PIN (the sample person) or Cancel at the
+confirmation (the error address, cancellationByUser). HTTP status codes are read from chromium's performance log. A screenshot of
 each case is kept in the e2e directory (EID_E2E_DIR of pcsc-env.sh) and its path printed.
 """
 import asyncio
 import json
 import os
+import shutil
 import sys
 import tempfile
 import urllib.parse
@@ -179,6 +182,91 @@ class BrowserRunner(serve.ServeRunner):
         await super().report(case, error)
 
 
+class PinentryBrowserRunner(BrowserRunner):
+    """`eid serve --pinentry scripted_pinentry.py`, stdin not a terminal and no SDK client: eid asks
+    through the scripted pinentry (SCRIPTED_PINENTRY: a scratch directory, its `answer` written
+    per case). The start page's link leads to this eid serve (eid-testserver --client-port)."""
+
+    PINENTRY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scripted_pinentry.py")
+    CARD_PIN = "123456"  # eid-sim's default card
+
+    def __init__(self, bin_dir, client):
+        super().__init__(bin_dir, client)
+        self.pinentry_dir = tempfile.mkdtemp(prefix="eid-pinentry-")
+        os.environ["SCRIPTED_PINENTRY"] = self.pinentry_dir  # eid serve passes its environment on
+
+    async def start_app(self):
+        self.app = serve.EidServe(self.client_kind, ["--pinentry", self.PINENTRY])
+        if self.driver is None:
+            self.driver = await asyncio.to_thread(start_browser)
+
+    async def prepare(self, case):
+        if self.app is None:
+            await self.start_app()
+        self.log_offset = self.app.log_size()
+        self.server = auth.TestServer(self.bin_dir, ["--client-port", str(self.app.port)])
+
+    def script(self, answer):
+        """What the pinentry's person does in this case; the questions asked so far forgotten."""
+        with open(os.path.join(self.pinentry_dir, "answer"), "w") as f:
+            f.write(answer + "\n")
+        with open(os.path.join(self.pinentry_dir, "asked"), "w"):
+            pass
+
+    def asked(self, expected):
+        with open(os.path.join(self.pinentry_dir, "asked")) as f:
+            got = f.read().splitlines()
+        if got != expected:
+            raise serve.CaseFailed(f"the pinentry was asked {got}, expected {expected}")
+
+    def clicked(self):
+        """The start page's link, clicked (not the activation URL opened by the test)."""
+        self.driver.get(self.server.origin + "/")
+        links = [link for link in self.driver.find_elements(By.CSS_SELECTOR, "a[href*='/eID-Client?tcTokenURL=']")
+                 if f"//127.0.0.1:{self.app.port}/" in (link.get_attribute("href") or "")]
+        if not links:
+            raise serve.CaseFailed(f"the start page has no login link to 127.0.0.1:{self.app.port}")
+        links[0].click()
+        WebDriverWait(self.driver, PAGE_TIMEOUT).until(lambda d: "/refresh?" in d.current_url)
+
+    async def pinentry_success(self):
+        """browser, pinentry: Proceed and the PIN in the pinentry -> the refresh page shows the sample person"""
+        self.script(f"pin {self.CARD_PIN}")
+        statuses, text = await self.browse(self.clicked, asyncio.sleep(0))
+        self.landed("ok")
+        if not all(name in text for name in SAMPLE_PERSON):
+            raise serve.CaseFailed(f"the refresh page does not show {SAMPLE_PERSON}: {text[:300]!r}")
+        if [status for status, _ in statuses][-2:] != [303, 200]:
+            raise serve.CaseFailed(f"document answers {statuses}, expected a 303 then the refresh page")
+        self.asked(["CONFIRM", "GETPIN PIN:"])
+        return self.shoot("pinentry-success")
+
+    async def pinentry_cancel(self):
+        """browser, pinentry: Cancel at the pinentry's CONFIRM -> the error address, ResultMajor=error, cancellationByUser"""
+        self.script("cancel")
+        _, text = await self.browse(self.clicked, asyncio.sleep(0))
+        self.landed("error", "cancellationByUser")
+        if "error" not in text:
+            raise serve.CaseFailed(f"the refresh page does not show the error: {text[:300]!r}")
+        self.asked(["CONFIRM"])
+        return self.shoot("pinentry-cancel")
+
+    PINENTRY_CASES = [pinentry_success, pinentry_cancel]
+
+    async def report(self, case, error):
+        path = os.path.join(self.pinentry_dir, "asked")
+        if os.path.exists(path):
+            with open(path) as f:
+                print(f"  the pinentry was asked {f.read().splitlines()}")
+        await super().report(case, error)
+
+    async def main(self, cases):
+        try:
+            return await super().main(cases)
+        finally:
+            shutil.rmtree(self.pinentry_dir, ignore_errors=True)
+
+
 def main():
     runner = None
 
@@ -188,7 +276,12 @@ def main():
         print(f"client under test: {'AusweisApp2' if client == serve.AA2 else 'eid serve from ' + client}", flush=True)
         serve.start_client(client).stop()  # a client that does not start fails the run, not each case
         runner = BrowserRunner(arguments[0], client)
-        return await runner.main(BrowserRunner.BROWSER_CASES)
+        passed, failed = await runner.main(BrowserRunner.BROWSER_CASES)
+        if client != serve.AA2:  # the pinentry is eid's way to ask without an SDK client
+            runner = PinentryBrowserRunner(arguments[0], client)
+            more = await runner.main(PinentryBrowserRunner.PINENTRY_CASES)
+            passed, failed = passed + more[0], failed + more[1]
+        return passed, failed
 
     def cleanup():
         if runner and runner.driver:

@@ -54,16 +54,17 @@ Activation = namedtuple("Activation", "sent answers final asked")
 
 
 class EidServe:
-    """`eid serve` on a free port (the port from --port-file), its output in a scratch directory."""
+    """`eid serve` on a free port (the port from --port-file), its output in a scratch directory;
+    `arguments` follow the others (--pinentry PROGRAM)."""
 
     START_TIMEOUT = 15.0
 
-    def __init__(self, eid_dir):
+    def __init__(self, eid_dir, arguments=()):
         self.dir = tempfile.mkdtemp(prefix="eid-serve-")
         port_file = os.path.join(self.dir, "port")
         self.output = open(os.path.join(self.dir, "output.log"), "w")
         self.process = subprocess.Popen(
-            [os.path.join(eid_dir, "eid"), "serve", "--port", "0", "--port-file", port_file, "--test-pki"],
+            [os.path.join(eid_dir, "eid"), "serve", "--port", "0", "--port-file", port_file, "--test-pki", *arguments],
             stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
         try:
             self.port = wait_for_port_file(self.process, port_file, "eid serve", self.START_TIMEOUT)
