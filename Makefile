@@ -52,7 +52,7 @@ deb-test: deb
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets); then `eid serve` in AusweisApp2's place on its port:
-# the cases AusweisApp2 passes (serve_peer_tests.py, about 50 s) and a real browser, headless
+# the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
 # chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)).
 test: lint build
 	$(SWIFT) build --build-tests
