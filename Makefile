@@ -51,7 +51,9 @@ deb-test: deb
 # an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
-# (Debian's python3 for python3-websockets).
+# (Debian's python3 for python3-websockets); then `eid serve` in AusweisApp2's place on its port:
+# the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
+# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)).
 test: lint build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
@@ -59,13 +61,14 @@ test: lint build
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
+	$(MAKE) serve-peer-test SERVE_CLIENT=eid
 	$(MAKE) deb-test
 
 # The eID client on port 24727 (issue 17) under test: SERVE_CLIENT=ausweisapp2 (the reference,
 # AusweisApp2 headless; default) or SERVE_CLIENT=eid (`eid serve` of this build). Its HTTP answers,
 # WebSocket SDK, browser-style activations with every eid-testserver fault and RUN_CHANGE_PIN
 # (serve_peer_tests.py), then a real browser, headless chromium (serve_browser_tests.py). What
-# AusweisApp2 answers: Tests/Support/SERVE-PEER.md. Not part of `make test` yet.
+# AusweisApp2 answers: Tests/Support/SERVE-PEER.md. `make test` runs it with SERVE_CLIENT=eid.
 SERVE_CLIENT ?= ausweisapp2
 serve-peer-test: build
 	bin="$$($(SWIFT) build --show-bin-path)"; client="$(SERVE_CLIENT)"; [ "$$client" != eid ] || client="$$bin"; \

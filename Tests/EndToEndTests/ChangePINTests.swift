@@ -146,8 +146,11 @@ extension ThroughPCSCD {
                 defer { card.stop() }
                 let result = try changePIN(reader, [Self.set("SET_PUK", "9876543210"), Self.set("SET_PIN", "123456")])
                 #expect(result.status == 2)
-                let puks = try result.stdoutLines.map(jsonObject).filter { $0["msg"] as? String == "ENTER_PUK" }
-                #expect(puks.last.flatMap { cardObject(of: $0)?["inoperative"] as? Bool } == true)
+                let messages = try result.stdoutLines.map(jsonObject)
+                #expect(messages.filter { $0["msg"] as? String == "ENTER_PUK" }.count == 1)
+                // Shown as AusweisApp2 shows it: READER with inoperative, then the end.
+                let shown = messages.filter { $0["msg"] as? String == "READER" }
+                #expect(shown.last.flatMap { cardObject(of: $0)?["inoperative"] as? Bool } == true)
                 #expect(messageNames(result.stdoutLines).filter { $0 == "ENTER_PIN" }.isEmpty)
                 #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
                 #expect(result.stderr.contains("PUK"))

@@ -138,6 +138,24 @@ struct ServeTests {
         #expect(client.finish().status == 0)
     }
 
+    /// The workflow has ended before the 303 goes out: an activation sent as soon as the
+    /// previous one's 303 came is never 409 (AusweisApp never answers it so; the bench found it).
+    @Test func backToBackActivationsAreNeverBusy() throws {
+        let server = try TestServerProcess()
+        defer { server.stop() }
+        let serve = try serve()
+        defer { serve.stop() }
+        let client = try SDKClientScript(serve.kernel, mode: "auth-each")
+        for round in 1...4 {
+            let browser = try HTTPExchange.curl(Self.activation(serve, tcTokenURL: "\(server.origin)/tctoken"))
+            #expect(browser.statuses == [102, 303], "activation \(round)")
+            #expect(browser.headers["location"]?.contains("ResultMajor=ok") == true, "activation \(round)")
+        }
+        let (status, messages) = client.finish()
+        #expect(status == 0)
+        #expect(messages.filter { $0.contains("resultmajor#ok") }.count == 4)
+    }
+
     @Test func withNeitherSDKClientNorTerminalNorPinentryAnActivationIsRefused() throws {
         let serve = try serve(["--simulator", "--pinentry", "eid-no-such-pinentry"])
         defer { serve.stop() }

@@ -123,7 +123,7 @@ import Workflows
             ])
         #expect(
             harness.sink.output.last
-                == #"{"msg":"AUTH","result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"},"url":"https://127.0.0.1:18443/refresh?ResultMajor=ok"}"#
+                == #"{"msg":"AUTH","result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"},"url":"https://127.0.0.1:18443/refresh"}"#
         )
         #expect(harness.sink.error.isEmpty)
         #expect(server.result?.ok == true)

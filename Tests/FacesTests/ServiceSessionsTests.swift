@@ -147,6 +147,36 @@ import Workflows
         #expect(answer.withLock { $0 } == .seeOther(location: InProcessEIDServer.origin + "/refresh?ResultMajor=ok"))
     }
 
+    /// An answerer that ends at once, as the SDK client's CANCEL would.
+    struct EndingAnswerer: ActivationAnswerer {
+        func authenticate(tcTokenURL: String) -> AuthFace.Ending {
+            AuthFace.Ending(status: 5, url: "https://service.example/r?ResultMajor=error", reason: nil)
+        }
+    }
+
+    /// When the browser's answer is handed over (the 303 goes out), the workflow has ended: an
+    /// activation sent right after it finds the service free, never busy (409), with an SDK
+    /// client and with the answerer (the bench found such a 409).
+    @Test func theWorkflowHasEndedWhenTheBrowserGetsItsAnswer() throws {
+        for withClient in [true, false] {
+            let sessions = try sessions(Harness(), answerer: withClient ? nil : EndingAnswerer())
+            let client = withClient ? try connect(sessions) : nil
+            let freeAtTheAnswer = Locked<Bool?>(nil)
+            _ = sessions.activate(tcTokenURL: InProcessEIDServer.tcTokenURL) { _ in
+                let free = sessions.claim()
+                if free { sessions.release() }
+                freeAtTheAnswer.withLock { $0 = free }
+            }
+            if let (client, sent) = client {
+                #expect(sent.next("ACCESS_RIGHTS") != nil)
+                say(client, #"{"cmd":"CANCEL"}"#)
+            }
+            let deadline = Deadline(secondsFromNow: 10)
+            while freeAtTheAnswer.withLock({ $0 }) == nil && !deadline.hasPassed { usleep(10_000) }
+            #expect(freeAtTheAnswer.withLock { $0 } == true, "with an SDK client: \(withClient)")
+        }
+    }
+
     @Test func aCancelledActivationSendsTheBrowserToTheRefreshAddressWithTheError() throws {
         let sessions = try sessions(Harness())
         let (client, sent) = try connect(sessions)

@@ -12,6 +12,8 @@ message it receives, one JSON object per line on standard output, and answers as
   change-pin   sends RUN_CHANGE_PIN, answers ENTER_PIN and ENTER_NEW_PIN with 123456 (the PIN
                stays), ends at CHANGE_PIN with success; then, with TCTOKEN_URL, as `run-auth` in
                the same connection.
+  auth-each    as `auth` for every workflow started elsewhere, one after another, until
+               standard input ends.
   hold         stays connected until standard input ends.
 
 Exits 0 at the end of its MODE, 1 on a timeout (60 s) or a closed connection. The PIN is the
@@ -55,12 +57,30 @@ def change_pin_final(message):
     return message.get("msg") == "CHANGE_PIN" and "success" in message
 
 
+async def answer_each(ws):
+    """Answers workflows until standard input ends (0), or 1 when the connection ends first."""
+    async def forever():
+        while True:
+            await answer_until_final(ws, lambda message: False)
+
+    answering = asyncio.ensure_future(forever())
+    stdin = asyncio.ensure_future(asyncio.get_running_loop().run_in_executor(None, sys.stdin.read))
+    await asyncio.wait({answering, stdin}, return_when=asyncio.FIRST_COMPLETED)
+    if not stdin.done():
+        answering.result()  # raises why the connection ended
+        return 1
+    answering.cancel()
+    return 0
+
+
 async def main(url, mode, tctoken_url):
     async with websockets.connect(url, open_timeout=TIMEOUT) as ws:
         emit({"connected": True})
         if mode == "hold":
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
             return 0
+        if mode == "auth-each":
+            return await answer_each(ws)
         if mode == "change-pin":
             await ws.send(json.dumps({"cmd": "RUN_CHANGE_PIN"}))
             await answer_until_final(ws, change_pin_final)

@@ -86,8 +86,9 @@ import Testing
         let end = AuthOutcome(result: .ok, reason: nil, fromServer: true)
         step = next(step.state, .received(.startPAOSResponse(.ok)))
         #expect(step == Self.refresh(end, .terminal(terminal)))
-        step = next(step.state, .refreshAddressDetermined(url: "https://service.example/done?ResultMajor=ok"))
-        #expect(step == AuthStep(.finished(end, url: "https://service.example/done?ResultMajor=ok")))
+        let done = RefreshTarget(address: "https://service.example/done", result: .ok)
+        step = next(step.state, .refreshAddressDetermined(url: done))
+        #expect(step == AuthStep(.finished(end, url: done)))
         #expect(next(step.state, .refreshAddressDetermined(url: nil)) == step, "the end stays the end")
     }
 
@@ -98,11 +99,12 @@ import Testing
         let reason = FailureReason.authInvalidActivationURL(.notAnActivationURL)
         #expect(invalid == Self.refresh(AuthOutcome(failure: reason), .noTcToken(url: nil)))
         let unavailable = FailureReason.authTcTokenUnavailable(.connectionFailed)
-        let failed = next(.getTcToken(tcTokenURL: Self.url), .tcTokenFailed(unavailable, url: "https://e.example/x"))
-        #expect(failed == Self.refresh(AuthOutcome(failure: unavailable), .noTcToken(url: "https://e.example/x")))
+        let error = RefreshTarget(address: "https://e.example/x", result: .error(.communicationError))
+        let failed = next(.getTcToken(tcTokenURL: Self.url), .tcTokenFailed(unavailable, url: error))
+        #expect(failed == Self.refresh(AuthOutcome(failure: unavailable), .noTcToken(url: error)))
         #expect(
-            next(failed.state, .refreshAddressDetermined(url: "https://e.example/x"))
-                == AuthStep(.finished(AuthOutcome(failure: unavailable), url: "https://e.example/x")))
+            next(failed.state, .refreshAddressDetermined(url: error))
+                == AuthStep(.finished(AuthOutcome(failure: unavailable), url: error)))
     }
 
     @Test func eac1MayComeRightAfterStartPAOS() {
@@ -153,7 +155,7 @@ import Testing
         #expect(step.state == .sendErrorResponse(.pukInoperative(during: .authentication), .terminal(Self.terminal)))
         #expect(
             step.effects == [
-                .pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendEnterPUK),
+                .pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendReader),
                 .sendError(.pukInoperative(during: .authentication)),
             ])
     }
@@ -252,9 +254,10 @@ import Testing
     @Test func aFailedRefreshAddressCheck() {
         let refused = FailureReason.authRefreshAddressFailed(.notHTTPS)
         let basis = RefreshAddressBasis.tcTokenURL
+        let error = RefreshTarget(address: "https://e.example/x", result: .error(.communicationError))
         #expect(
-            next(.checkRefreshAddress(.ok, basis), .refreshAddressFailed(refused, url: "https://e.example/x"))
-                == AuthStep(.finished(AuthOutcome(failure: refused), url: "https://e.example/x")))
+            next(.checkRefreshAddress(.ok, basis), .refreshAddressFailed(refused, url: error))
+                == AuthStep(.finished(AuthOutcome(failure: refused), url: error)))
         let cancelled = AuthOutcome(failure: .userCancelled(during: .authentication))
         #expect(
             next(.checkRefreshAddress(cancelled, basis), .refreshAddressFailed(refused, url: nil))

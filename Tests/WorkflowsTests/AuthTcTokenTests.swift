@@ -31,14 +31,18 @@ import Testing
         return (workflow.run(), fetches.urls, progress)
     }
 
+    static let errorAddress = RefreshTarget(
+        address: "https://service.example/error?x", result: .error(.communicationError))
+
     @Test func aFailedFetchEndsWithTheCommunicationErrorAddress() {
         let reason = FailureReason.authInvalidTcToken(.missingElement("RefreshAddress"))
         let peer = ScriptedPeer([])
         let (result, urls, progress) = run(
             FakeEIDServer.tcTokenURL,
-            fetched: .failure(AuthConnection.Failure(reason, url: "https://service.example/error?x")), peer: peer)
+            fetched: .failure(AuthConnection.Failure(reason, url: Self.errorAddress)), peer: peer)
         #expect(urls == [FakeEIDServer.tcTokenURL])
-        #expect(result.outcome == AuthOutcome(failure: reason) && result.url == "https://service.example/error?x")
+        #expect(result.outcome == AuthOutcome(failure: reason))
+        #expect(result.url == "https://service.example/error?x&ResultMajor=error&ResultMinor=communicationError")
         #expect(peer.names == ["AUTH", "AUTH"], "no card, no question")
         guard case .auth(let final?, let url)? = peer.messages.last else {
             Issue.record("no final AUTH")

@@ -47,7 +47,7 @@ import Testing
             next(.pace(.establishPaceChannel(.puk, Self.blocked)), .pace(.paceRefused(.authenticationMethodBlocked)))
                 == ChangePINStep(
                     .finished(.pukInoperative),
-                    [.pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendEnterPUK)]))
+                    [.pace(.noteCard(CardInfo(inoperative: true, retryCounter: 0))), .pace(.sendReader)]))
         #expect(
             next(.pace(.updateRetryCounter(after: .authenticationFailed, Self.fresh)), .pace(.retryCounterRead(nil)))
                 == ChangePINStep(.finished(.cardError(.statusWord(.authenticationFailed)))))

@@ -143,10 +143,11 @@ import Testing
         card.inoperativePUKStatus = StatusWord(rawValue: unblockStatus)
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: card)
         #expect(outcome == .pukInoperative)
-        let puks = peer.messages.compactMap { m -> ReaderInfo? in
-            if case .enterPUK(nil, let r) = m { return r } else { return nil }
+        let shown = peer.messages.compactMap { m -> ReaderInfo? in
+            if case .reader(let r) = m { return r } else { return nil }
         }
-        #expect(puks.last?.card.eIDCard?.inoperative == true, "ENTER_PUK with inoperative true, as the SDK describes")
+        #expect(shown.last?.card.eIDCard?.inoperative == true, "READER with inoperative true, as AusweisApp2 shows it")
+        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 1, "asked once")
         #expect(peer.messages.last == .changePIN(success: false))
         #expect(card.operations == ["PACE puk", "unblock"])
     }
@@ -162,7 +163,8 @@ import Testing
         }
         let (outcome, peer, _) = run([#"{"cmd":"SET_PUK","value":"9876543210"}"#], counter: 0, card: RefusingPUKCard())
         #expect(outcome == .pukInoperative)
-        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 2, "asked once, then shown inoperative")
+        #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 1, "asked once")
+        #expect(peer.names.suffix(2) == ["READER", "CHANGE_PIN"], "then shown inoperative")
     }
 
     /// The end of input at each prompt cancels there: nothing more reaches the card, and the
@@ -261,7 +263,8 @@ import Testing
                 provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
                 timeouts: .init(card: 0.3, input: 0.3), openSession: { _, _ in FakePINCard() }))
         #expect(workflow.run() == .timedOut)
-        #expect(peer.names == ["CHANGE_PIN", "READER", "INSERT_CARD", "CHANGE_PIN"])
+        // A card is there: shown, no INSERT_CARD (AusweisApp2 sends none).
+        #expect(peer.names == ["CHANGE_PIN", "READER", "CHANGE_PIN"])
     }
 
     @Test func removedCardEndsWithACardError() {

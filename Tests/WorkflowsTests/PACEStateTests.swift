@@ -127,7 +127,7 @@ import Testing
 
     @Test func aUsedUpPUKEndsWithTheCardShownInoperative() {
         let shown = PACEStep(
-            .ended(.pukInoperative), [.noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK])
+            .ended(.pukInoperative), [.noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendReader])
         #expect(next(.establishPaceChannel(.puk, Self.blocked), .paceRefused(.authenticationMethodBlocked)) == shown)
         #expect(next(.resetRetryCounter(Self.blocked), .unblocked(.pukInoperative)) == shown)
     }

@@ -133,6 +133,9 @@ public struct AuthFace {
             defer { wiring.end() }
             return workflow.run()
         }
+        // The terminal face's last line: the address with the result parameters, as the browser
+        // gets it (the JSON face's AUTH gives the address as the TcToken had it, as AusweisApp's SDK).
+        if !options.json && wiring.wired != nil, let url = result.url { console.out("Continue at: \(url)") }
         // An authentication that ended before the service answered sends the browser nowhere.
         if options.open && wiring.wired != nil && !wiring.isStopped { open(result.url) }
         guard result.outcome.result.major != .ok else {

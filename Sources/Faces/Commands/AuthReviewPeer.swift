@@ -8,7 +8,8 @@ import Workflows
 /// purpose, terms, validity) and the data requested, as AusweisApp words and orders it,
 /// required and optional; drops the optional rights `--deny` names; asks whether to proceed
 /// (the terminal's "Proceed? [y/N]", pinentry's CONFIRM; not with `--yes`); then the PIN, CAN
-/// and PUK as `change-pin` asks them; at the end the outcome in one sentence and the refresh URL.
+/// and PUK as `change-pin` asks them; at the end the outcome in one sentence (`AuthFace` adds
+/// the refresh URL).
 ///
 /// It answers the workflow's ACCESS_RIGHTS itself (GET_CERTIFICATE, SET_ACCESS_RIGHTS, ACCEPT or
 /// CANCEL) and hands everything else to the terminal face.
@@ -51,8 +52,9 @@ final class AuthReviewPeer: SDKPeer {
         switch message {
         case .auth(nil, _):
             console.out("Online authentication with your ID card (Ctrl-C cancels).")
-        case .auth(let result?, let url):
-            for line in Self.outcome(result, url: url, subject: certificate?.subjectName) { console.out(line) }
+        case .auth(let result?, _):
+            // "Continue at" follows from the face: the SDK's url lacks the result parameters.
+            console.out(Self.outcome(result, subject: certificate?.subjectName))
         case .accessRights(let info):
             rights = info
             if let error = info.error { console.out("Not accepted: \(error).") }
@@ -151,15 +153,11 @@ final class AuthReviewPeer: SDKPeer {
         return lines
     }
 
-    /// The final AUTH as one sentence, and where to go on.
-    static func outcome(_ result: AuthResult, url: String?, subject: String?) -> [String] {
-        var lines: [String] = []
-        if result.major.hasSuffix("#ok") {
-            lines.append("Done: your data was sent to \(subject ?? "the service").")
-        } else {
-            lines.append("Not done: the authentication failed; nothing more was sent.")
+    /// The final AUTH as one sentence.
+    static func outcome(_ result: AuthResult, subject: String?) -> String {
+        guard result.major.hasSuffix("#ok") else {
+            return "Not done: the authentication failed; nothing more was sent."
         }
-        if let url { lines.append("Continue at: \(url)") }
-        return lines
+        return "Done: your data was sent to \(subject ?? "the service")."
     }
 }

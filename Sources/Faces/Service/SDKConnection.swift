@@ -117,20 +117,23 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
         let options = sessions.options
         let sessions = self.sessions
         let started = DetachedThread.start {
+            var ending: AuthFace.Ending?
             switch workflow {
-            case .auth(let tcTokenURL, let finish):
-                let ending = AuthFace(
+            case .auth(let tcTokenURL, _):
+                ending = AuthFace(
                     context: face, options: .init(json: true, reader: options.reader, timeout: options.timeout),
                     trust: options.trust, connect: options.connect
                 ).authenticate(url: tcTokenURL)
-                finish?(ending)
             case .changePIN:
                 _ = ChangePINFace(
                     context: face, options: .init(json: true, reader: options.reader, timeout: options.timeout)
                 ).run()
             }
             input.end()
+            // The workflow has ended before the browser hears of it: an activation sent right
+            // after the 303 finds the service free (AusweisApp never answers it 409).
             sessions.release()
+            if case .auth(_, let finish?) = workflow, let ending { finish(ending) }
             done.signal()
         }
         if !started {

@@ -86,9 +86,11 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
         lock.withLock { answering = true }
         let sessions = self
         let started = DetachedThread.start {
-            done(answerer.authenticate(tcTokenURL: tcTokenURL))
+            let ending = answerer.authenticate(tcTokenURL: tcTokenURL)
+            // Ended before the browser hears of it: the next activation finds the service free.
             sessions.lock.withLock { sessions.answering = false }
             sessions.release()
+            done(ending)
         }
         if !started {
             lock.withLock { answering = false }

@@ -6,8 +6,8 @@ public enum TcTokenFetchFailure: Error {
 
     /// Where the browser goes (AusweisApp's StateRedirectBrowser): a refused token's https
     /// CommunicationErrorAddress with communicationError; without a token, nowhere.
-    public var url: String? {
+    public var url: RefreshTarget? {
         guard case .invalid(_, let address?) = self else { return nil }
-        return RefreshResult.error(.communicationError).appended(to: address)
+        return RefreshTarget(address: address, result: .error(.communicationError))
     }
 }

@@ -19,9 +19,9 @@ public struct AuthConnection {
     public struct Failure: Error {
         public var reason: FailureReason
         /// Where the browser goes, when anywhere (a refused TcToken's CommunicationErrorAddress).
-        public var url: String?
+        public var url: RefreshTarget?
 
-        public init(_ reason: FailureReason, url: String? = nil) {
+        public init(_ reason: FailureReason, url: RefreshTarget? = nil) {
             self.reason = reason
             self.url = url
         }

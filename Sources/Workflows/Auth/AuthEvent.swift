@@ -20,7 +20,7 @@ public enum AuthEvent: Equatable, Sendable {
     case tcTokenFetched
     /// No usable TcToken or no transport: why, and where the browser goes (a refused token's
     /// CommunicationErrorAddress with communicationError), if anywhere.
-    case tcTokenFailed(FailureReason, url: String?)
+    case tcTokenFailed(FailureReason, url: RefreshTarget?)
     /// The server's next message.
     case received(ServerMessage)
     /// The EAC1 checks passed.
@@ -30,9 +30,9 @@ public enum AuthEvent: Equatable, Sendable {
     /// The card's part of EAC1 is done.
     case cardEAC1(EAC1CardData)
     /// The refresh address is determined: where the browser goes (nil: nowhere).
-    case refreshAddressDetermined(url: String?)
+    case refreshAddressDetermined(url: RefreshTarget?)
     /// No refresh URL (§1.6): why, and the communication-error address the browser goes to instead.
-    case refreshAddressFailed(FailureReason, url: String?)
+    case refreshAddressFailed(FailureReason, url: RefreshTarget?)
     case cancelled
     case timedOut
     /// An event of the PACE sub-machine (its cancellation, timeout and failure come as the

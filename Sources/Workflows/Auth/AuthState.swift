@@ -48,7 +48,7 @@ public enum AuthState: Equatable, Sendable {
     /// (StateStartPaosResponse, StateCheckRefreshAddress).
     case checkRefreshAddress(AuthOutcome, RefreshAddressBasis)
     /// The end: the outcome and the address the browser goes to.
-    case finished(AuthOutcome, url: String?)
+    case finished(AuthOutcome, url: RefreshTarget?)
 
     /// The state's name, as AusweisApp names it.
     public var name: String {
@@ -116,7 +116,7 @@ public struct AcceptedRequest: Equatable, Sendable {
 public enum RefreshAddressBasis: Equatable, Sendable {
     /// No TcToken: no refresh address; the browser goes to this address (a refused token's
     /// CommunicationErrorAddress with communicationError) or nowhere.
-    case noTcToken(url: String?)
+    case noTcToken(url: RefreshTarget?)
     /// Before EAC1: the tcTokenURL stands in for the subjectURL, no CommCertificates.
     case tcTokenURL
     /// EAC1 was refused: the description it came with, if it has one (`RefreshAddressCheck(refusedEAC1:)`).

@@ -17,7 +17,7 @@ extension AuthWorkflow {
         } catch {
             // No refresh URL: the communication-error address, with communicationError.
             let url = token.usableCommunicationErrorAddress.map {
-                RefreshResult.error(.communicationError).appended(to: $0)
+                RefreshTarget(address: $0, result: .error(.communicationError))
             }
             return .refreshAddressFailed(.authRefreshAddressFailed(error), url: url)
         }
@@ -29,19 +29,19 @@ extension AuthWorkflow {
     /// https RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when
     /// the check finds no refresh URL.
     func refreshURL(for outcome: AuthOutcome, _ basis: RefreshAddressBasis, _ paos: PAOSConversation)
-        throws(RefreshAddressError) -> String?
+        throws(RefreshAddressError) -> RefreshTarget?
     {
         let token = paos.connection.tcToken
         guard WebOrigin(url: token.refreshAddress)?.isHTTPS == true else {
             return token.usableCommunicationErrorAddress.map {
-                RefreshResult.error(.communicationError).appended(to: $0)
+                RefreshTarget(address: $0, result: .error(.communicationError))
             }
         }
         var address = token.refreshAddress
         if let client = paos.connection.refreshClient {
             address = try check(basis, tcTokenURL: paos.tcTokenURL).resolve(address, client: client)
         }
-        return RefreshResult(outcome.result, fromServer: outcome.fromServer).appended(to: address)
+        return RefreshTarget(address: address, result: RefreshResult(outcome.result, fromServer: outcome.fromServer))
     }
 
     /// The check of the refresh address: against the terminal's description, a refused EAC1's,

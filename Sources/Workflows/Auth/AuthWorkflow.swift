@@ -50,8 +50,11 @@ public final class AuthWorkflow {
     /// How it ended, and where the browser goes.
     public struct Result: Equatable, Sendable {
         public var outcome: AuthOutcome
-        /// The refresh address with the result parameters, or the communication-error address.
-        public var url: String?
+        /// The refresh address or the communication-error address, and the result for it.
+        public var target: RefreshTarget?
+
+        /// The address with the result parameters: where the browser goes.
+        public var url: String? { target?.url }
     }
 
     let configuration: Configuration
@@ -93,7 +96,7 @@ public final class AuthWorkflow {
         let result = AuthState.start(url: configuration.url).run(
             onState: entered, perform: { perform($0, &run) },
             finished: { state in
-                if case .finished(let outcome, let url) = state { return Result(outcome: outcome, url: url) }
+                if case .finished(let outcome, let url) = state { return Result(outcome: outcome, target: url) }
                 return nil
             },
             stalled: { state in
@@ -101,10 +104,11 @@ public final class AuthWorkflow {
                     failure: .cardFailed(
                         .transportFailed("the authentication stopped in \(state.name)"), during: .authentication))
                 entered(.finished(outcome, url: nil))
-                return Result(outcome: outcome, url: nil)
+                return Result(outcome: outcome, target: nil)
             },
             transition: AuthState.transition)
-        peer.send(.auth(result: AuthResult(result.outcome), url: result.url))
+        // The address as the TcToken had it, without the result parameters, as AusweisApp's SDK gives it.
+        peer.send(.auth(result: AuthResult(result.outcome), url: result.target?.address))
         return result
     }
 

@@ -13,7 +13,7 @@ import SmartCard
 /// - ENTER_NEW_PIN (6 digits), then RESET RETRY COUNTER with the new PIN inside PACE;
 /// - a card whose eID function is deactivated is shown (READER, `deactivated: true`) and the
 ///   workflow waits for another card;
-/// - a PUK that can no longer unblock the PIN is shown as the SDK describes it (ENTER_PUK with
+/// - a PUK that can no longer unblock the PIN is shown as AusweisApp2 shows it (READER with
 ///   `inoperative: true`), and the workflow ends: nothing more can be done with the card;
 /// - CHANGE_PIN with `success` ends it.
 ///

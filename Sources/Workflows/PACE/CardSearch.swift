@@ -24,9 +24,10 @@ struct CardSearch {
         case failed(CardError)
     }
 
-    /// Waits at most `timeout` seconds for a usable eID card: INSERT_CARD once (unless a card
-    /// is only busy), READER for each card that cannot be used (not an eID card, deactivated)
-    /// until that reader's card changes.
+    /// Waits at most `timeout` seconds for a usable eID card: INSERT_CARD once while no card is
+    /// there (a card that is only busy or cannot be used counts: the SDK sends none when a card
+    /// was inserted, and AusweisApp2 shows an unusable one with READER alone), READER for each
+    /// card that cannot be used (not an eID card, deactivated) until that reader's card changes.
     func waitForCard(timeout: Double) -> Result {
         let deadline = Deadline(secondsFromNow: timeout)
         var announced = false
@@ -40,7 +41,7 @@ struct CardSearch {
             } catch {
                 return .failed(CardError(error))
             }
-            var busy = false
+            let cardThere = readers.contains { $0.cardPresent }
             for r in readers where r.cardPresent && refused[r.name] != r.cardEvents {
                 switch inspect(r) {
                 case .usable(let card):
@@ -50,10 +51,10 @@ struct CardSearch {
                     peer.send(.reader(info))
                 case .gone:
                     // Present but not to be opened now (another program uses it): look again.
-                    busy = true
+                    continue
                 }
             }
-            if !announced && !busy {
+            if !announced && !cardThere {
                 peer.send(.insertCard)
                 announced = true
             }

@@ -11,8 +11,6 @@ public enum PACEEffect: WorkflowEffect {
     case sendReader
     /// The card state the following messages carry.
     case noteCard(CardInfo)
-    /// Sends ENTER_PUK with the card as noted (inoperative): the SDK's way to say it is over.
-    case sendEnterPUK
     /// → `proceed` or `cancelled`.
     case checkCancelled
     /// → `answered`, `cancelled`, `timedOut`: sends ENTER_* and takes the first valid answer.
@@ -31,7 +29,7 @@ public enum PACEEffect: WorkflowEffect {
     /// Whether performing it gives the next event.
     public var givesEvent: Bool {
         switch self {
-        case .sendReader, .noteCard, .sendEnterPUK, .dropCard: return false
+        case .sendReader, .noteCard, .dropCard: return false
         default: return true
         }
     }

@@ -65,9 +65,6 @@ final class PACEPerformer {
             case .noteCard(let info):
                 reader.card = .eID(info)
                 return nil
-            case .sendEnterPUK:
-                peer.send(.enterPUK(reader: reader))
-                return nil
             case .checkCancelled:
                 return peer.isCancelled ? .cancelled : .proceed
             case .ask(let kind):

@@ -111,8 +111,8 @@ extension PACEState {
             .preparePace(PACEProgress(retryCounter: left)), [.noteCard(CardInfo(retryCounter: left)), .checkCancelled])
     }
 
-    /// The card shown inoperative (ENTER_PUK with `inoperative`), and the end.
+    /// The card shown inoperative (READER with `inoperative`, as AusweisApp2 shows it), and the end.
     static func pukInoperative() -> PACEStep {
-        PACEStep(.ended(.pukInoperative), [.noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendEnterPUK])
+        PACEStep(.ended(.pukInoperative), [.noteCard(CardInfo(inoperative: true, retryCounter: 0)), .sendReader])
     }
 }
