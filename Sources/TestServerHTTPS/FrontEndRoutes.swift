@@ -115,7 +115,9 @@ public final class FrontEndRoutes: Sendable {
         case .unknownFault: return .text(400, "unknown fault in: \(sessionFaults.joined(separator: ",").prefix(200))")
         case .busy(let seconds): return .busy(retryAfter: seconds)
         }
-        let usesPSK = configuration.pskForAll || transport.contains(.psk) || transport.contains(.pskWrongKey)
+        let usesPSK =
+            (configuration.pskForAll || transport.contains(.psk) || transport.contains(.pskWrongKey))
+            && !transport.contains(.pskProtocolNoParameters)
         var psk: Secret?
         if usesPSK {
             guard var key = try? SecureRandom.bytes(32) else { return .text(500, "no random PSK") }
@@ -135,9 +137,10 @@ public final class FrontEndRoutes: Sendable {
         if transport.contains(.httpRefresh), refresh.hasPrefix("https://") {
             refresh = "http://" + refresh.dropFirst("https://".count)
         }
-        let token = TcToken(
+        var token = TcToken(
             serverAddress: origin + "/paos/" + id, sessionIdentifier: id, refreshAddress: refresh,
             communicationErrorAddress: origin + "/refresh?session=" + id + "&error=communication", psk: psk)
+        if transport.contains(.pskProtocolNoParameters) { token.pathSecurityProtocol = TcToken.tlsPSKProtocol }
         return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: token.encoded())
     }
 

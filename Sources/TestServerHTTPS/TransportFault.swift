@@ -9,6 +9,10 @@ public enum TransportFault: String, Sendable, CaseIterable {
     case redirect
     /// This session uses the PSK channel (TcToken with PathSecurity-Protocol and a PSK).
     case psk
+    /// The TcToken names PathSecurity-Protocol TLS-PSK with empty PathSecurity-Parameters (no PSK):
+    /// the attached model (TR-03124-2 EID_CLIENT_A2_19): TLS-2 without PSK, whatever `psk`, `psk_wrong_key` or
+    /// `--psk` say.
+    case pskProtocolNoParameters = "psk_protocol_no_parameters"
     /// Like `psk`, but the TcToken's PSK is not the key the server expects: TLS-2 must fail.
     case pskWrongKey = "psk_wrong_key"
     /// The answer carrying DIDAuthenticate EAC1 closes its connection, and the next TLS connection the server

@@ -141,7 +141,11 @@ import Testing
     /// them, and no name may stand in both lists (it would go to the front end only).
     @Test func theFrontEndsFaultsAreNotTheSessions() {
         let transport = TransportFault.allCases.map(\.rawValue)
-        #expect(transport == ["slow", "http_refresh", "redirect", "psk", "psk_wrong_key", "tls_changed_after_eac1"])
+        #expect(
+            transport == [
+                "slow", "http_refresh", "redirect", "psk", "psk_protocol_no_parameters", "psk_wrong_key",
+                "tls_changed_after_eac1",
+            ])
         #expect(Set(transport).isDisjoint(with: ServerFault.allCases.map(\.rawValue)))
         #expect(throws: ServerFaultError.unknown("slow")) { try ServerFaults(parsing: "wrong_ta_signature,slow") }
     }

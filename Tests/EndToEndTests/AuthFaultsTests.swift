@@ -353,6 +353,15 @@ extension ThroughPCSCD {
             try Self.run(Self.successes, server: Self.server, withCard: true)
         }
 
+        /// TR-03124-2 EID_CLIENT_A2_19: a TcToken naming PathSecurity-Protocol TLS-PSK with empty
+        /// PathSecurity-Parameters is the attached model; eid authenticates over TLS-2 without PSK
+        /// (the server refuses a PSK identity on such a session), as AusweisApp2 does.
+        @Test("EID_CLIENT_A2_19: a TcToken naming TLS-PSK without a PSK authenticates (attached model)")
+        func pskProtocolWithoutParametersAuthenticates() throws {
+            let fault = "psk_protocol_no_parameters"
+            try Self.run([Self.success(fault, "?fault=" + fault)], server: Self.server, withCard: true)
+        }
+
         @Test func faultsFoundBeforeTheCardEndWithAusweisAppsResultAndAskForNoPIN() throws {
             try Self.run(Self.foundBeforeTheCard + [Self.pskWrongKey], server: Self.server, withCard: false)
         }

@@ -214,7 +214,8 @@ struct TestServerToolTests {
             "wrong_ta_signature", "expired_at", "description_hash_mismatch", "tls_not_in_description",
             "sop_violation", "two_at", "chat_beyond_dv", "transmit_bad_mac", "final_error", "broken_xml",
             "wrong_order", "abort_mid_transmit", "initframework", "eac_additional", "aux_age", "transmit_single",
-            "slow", "http_refresh", "redirect", "psk", "psk_wrong_key", "transmit_change_pin",
+            "slow", "http_refresh", "redirect", "psk", "psk_protocol_no_parameters", "psk_wrong_key",
+            "transmit_change_pin",
             "oversized_ta_signature", "oversized_aux_data",
         ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")

@@ -156,9 +156,34 @@ import Testing
         }
     }
 
-    @Test func rule7APSKProtocolWithoutAPSKIsRefused() {
-        let text = Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
-        #expect(throws: TcTokenError.missingPSK) { try TcToken.parse(Self.token(text)) }
+    /// TR-03124-2 EID_CLIENT_A2_19 (a parser unit test; `AuthFaultsTests` runs `eid auth` with
+    /// such a token): PathSecurity-Protocol TLS-PSK with empty or no PathSecurity-Parameters is the
+    /// attached eID server, as AusweisApp's `parseNoPskButPathSecurityProtocol` and
+    /// `parseNoPathSecurityParametersButPathSecurityProtocol` have it.
+    @Test(
+        "EID_CLIENT_A2_19: a PSK protocol without a PSK is the attached model",
+        arguments: [
+            "<PathSecurity-Parameters></PathSecurity-Parameters>",
+            "<PathSecurity-Parameters>\n  </PathSecurity-Parameters>",
+            "<PathSecurity-Parameters/>", "",
+        ])
+    func rule7APSKProtocolWithoutAPSKIsTheAttachedModel(parameters: String) throws {
+        let text = Self.valid + "<PathSecurity-Protocol> urn:ietf:rfc:4279 </PathSecurity-Protocol>" + parameters
+        let token = try TcToken.parse(Self.token(text))
+        #expect(token.psk == nil)
+        #expect(token.pathSecurityProtocol == TcToken.tlsPSKProtocol)
+        // Attached: the PAOS channel resumes TLS-1, so the same-origin rule holds.
+        try token.checkAttachedServer(tcTokenURL: "https://eid.example/tctoken")
+        #expect(throws: TcTokenError.attachedServerNotSameOrigin) {
+            try token.checkAttachedServer(tcTokenURL: "https://service.example/tctoken")
+        }
+        // Encoded (as eid-testserver's psk_protocol_no_parameters serves it) with empty parameters.
+        let encoded = String(decoding: token.encoded(), as: UTF8.self)
+        #expect(encoded.contains("<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"))
+        #expect(encoded.contains("<PathSecurity-Parameters/>") || encoded.contains("<PathSecurity-Parameters></"))
+        #expect(!encoded.contains("<PSK"))
+        let back = try TcToken.parse(token.encoded())
+        #expect(back.psk == nil && back.pathSecurityProtocol == TcToken.tlsPSKProtocol)
     }
 
     @Test func rule7WithAPSKTheServerMayBeElsewhere() throws {

@@ -72,6 +72,9 @@ def refused_before_the_card(fault, minor, url=REFRESH, result="error"):
 CASES = [
     success(None),
     success("psk"),
+    # TR-03124-2 EID_CLIENT_A2_19: PathSecurity-Protocol TLS-PSK with empty PathSecurity-Parameters is the
+    # attached model (AusweisApp's TcToken test parseNoPskButPathSecurityProtocol).
+    success("psk_protocol_no_parameters"),
     case("wrong_ta_signature", "error", "al/common#noPermission"),
     case("expired_at", "error", "al/common#noPermission"),
     refused_before_the_card("description_hash_mismatch", "al/common#parameterError"),

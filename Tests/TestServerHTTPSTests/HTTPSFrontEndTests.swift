@@ -54,6 +54,24 @@ struct HTTPSFrontEndTests {
         #expect(try all.tcToken().psk?.count == 32)
     }
 
+    /// TR-03124-2 EID_CLIENT_A2_19's token: PathSecurity-Protocol TLS-PSK, empty parameters, no
+    /// PSK, also under `--psk`; the session is attached, its PAOS endpoint answers over plain TLS.
+    @Test("EID_CLIENT_A2_19: psk_protocol_no_parameters serves the PSK protocol without a PSK")
+    func pskProtocolNoParametersFault() throws {
+        for server in [try TestServerFixture(), try TestServerFixture { $0.pskForAll = true }] {
+            let (code, body) = try server.curl("/tctoken?fault=psk,psk_protocol_no_parameters")
+            #expect(code == 200)
+            #expect(body.contains("<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"))
+            #expect(body.contains("<PathSecurity-Parameters/>") && !body.contains("<PSK"))
+            let token = try TcToken.parse(Array(body.utf8))
+            #expect(token.psk == nil && token.pathSecurityProtocol == TcToken.tlsPSKProtocol)
+            let id = token.sessionIdentifier
+            let paos = try server.sClient(
+                [], request: TestServerFixture.paosRequest(session: id, body: TestServerFixture.startPAOS(id)))
+            #expect(Bool(paos.stdout.contains("HTTP/1.1 200 OK")))
+        }
+    }
+
     @Test func rsaPSKChannelCarriesThePAOSExchange() throws {
         let server = try TestServerFixture()
         let token = try server.tcToken("?fault=psk")

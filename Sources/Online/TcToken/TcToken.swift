@@ -21,7 +21,8 @@ public struct TcToken: Sendable {
     /// Where the browser goes when no refresh address can be found (optional).
     public var communicationErrorAddress: String?
     public var binding: String
-    /// `urn:ietf:rfc:4279` or absent.
+    /// `urn:ietf:rfc:4279` or absent. Named without a PSK (empty or no PathSecurity-Parameters,
+    /// TR-03124-2 EID_CLIENT_A2_19) it is the attached model, as when absent (AusweisApp's too).
     public var pathSecurityProtocol: String?
     /// The TLS-2 pre-shared key; nil for an attached eID server (TLS-1's session is resumed).
     public var psk: Secret?
@@ -133,8 +134,6 @@ public struct TcToken: Sendable {
         if !pskElements.isEmpty {
             guard let psk = psks.first ?? nil else { throw .invalidPSK }
             token.psk = psk
-        } else if pathSecurityProtocol != nil {
-            throw .missingPSK
         }
         return token
     }
@@ -195,6 +194,9 @@ public struct TcToken: Sendable {
             defer { hex = "" }
             root.children.append(
                 XMLElement("PathSecurity-Parameters", children: [.text("PSK", namespace: nil, hex)]))
+        } else if pathSecurityProtocol != nil {
+            // The protocol named without a key (EID_CLIENT_A2_19): its parameters are empty.
+            root.children.append(XMLElement("PathSecurity-Parameters"))
         }
         return Array(XMLWriter(prefixes: []).document(root).utf8)
     }

@@ -23,8 +23,6 @@ public enum TcTokenError: Error, Equatable, Sendable {
     case notHTTPS(String)
     /// Rule 6: the PSK is not even-length hexadecimal, or is empty or longer than 256 bytes.
     case invalidPSK
-    /// PathSecurity-Protocol asks for TLS-PSK but there is no PSK.
-    case missingPSK
     /// The SessionIdentifier is longer than 256 bytes or has control characters (it is the
     /// TLS-PSK identity).
     case invalidSessionIdentifier
@@ -47,7 +45,6 @@ extension TcTokenError: CustomStringConvertible {
         case .invalidURL(let name): return "the TcToken's \(name) is not an absolute http(s) URL"
         case .notHTTPS(let name): return "the TcToken's \(name) is not an https URL"
         case .invalidPSK: return "the TcToken's PSK is not 1 to 256 bytes of hexadecimal"
-        case .missingPSK: return "the TcToken asks for TLS-PSK but has no PSK"
         case .invalidSessionIdentifier:
             return "the TcToken's SessionIdentifier is longer than 256 bytes or has control characters"
         case .attachedServerNotSameOrigin:
