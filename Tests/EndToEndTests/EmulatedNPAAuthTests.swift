@@ -114,8 +114,9 @@ extension ThroughPCSCD {
         /// libeac's store is none of ours) refuses the server's certificates: the test above
         /// depends on DIR/cvca.cvcert. The card refuses Terminal Authentication at PSO:Verify
         /// Certificate (libeac cannot verify the chain; vicc answers 6900), eid ends with
-        /// Workflow_No_Permission_Error (al/common#noPermission), as AusweisApp2 does, and tells
-        /// the server so.
+        /// Workflow_No_Permission_Error (al/common#noPermission) and tells the server so.
+        /// (AusweisApp2 knows no 6900 there and reports the card lost, ifdl#cancellationByUser:
+        /// vicc_auth_peer_test.py.)
         @Test func theEmulatorTrustingAnotherCVCARefusesTheServer() throws {
             let pki = try OwnPKIServer()
             defer { pki.stop() }
