@@ -6,7 +6,7 @@ import SmartCard
 /// document signer, and the software card's Chip Authentication key:
 /// a CSCA and a document signer (brainpoolP256r1, ECDSA-SHA-256, valid 2026-01-01 + 20 / 10
 /// years) and the static CA key pair, generated once by the library
-/// (`CMSSignedDataTests.generateTestPKIMaterial`) and committed with their PRIVATE KEYS, so that
+/// (`eid-test-pki generate-document-pki`, DocumentTestPKISource.swift) and committed with their PRIVATE KEYS, so that
 /// eid-sim (which signs its EF.CardSecurity with it) and the test eID server (which verifies
 /// it against the CSCA) agree without setup. It lives here, not in CardSimulator, so that the
 /// server needs no card. Nothing here is secret or trustworthy: never trust this CSCA for a

@@ -1,5 +1,5 @@
-// TEST ONLY: generated once by CMSSignedDataTests.generateTestPKIMaterial (EID_GENERATE_TEST_PKI=1)
-// on 2026-11-23. Private keys of a test PKI that protects nothing; see DocumentTestPKI.
+// TEST ONLY: generated on 2026-11-23 by what is now `eid-test-pki generate-document-pki`.
+// Private keys of a test PKI that protects nothing; see DocumentTestPKI.
 
 /// The hex of the committed test PKI (DER certificates, PKCS#8 keys, a raw CA scalar).
 enum DocumentTestPKIMaterial {

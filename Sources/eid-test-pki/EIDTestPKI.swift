@@ -5,14 +5,14 @@ import SmartCard
 import TestPKI
 
 /// `eid-test-pki`: the project's test PKI (TEST ONLY). Re-creates the committed test CVCA
-/// (`make test-pki`), exports it, and issues fresh DV and terminal certificates from it for
-/// terminals outside this package. Not installed.
+/// (`make test-pki`) and document PKI, exports the CVCA, and issues fresh DV and terminal
+/// certificates from it for terminals outside this package. Not installed.
 @main
 struct EIDTestPKI: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "eid-test-pki",
         abstract: "The eid project's test PKI (TEST ONLY): its CVCA and fresh DV and terminal certificates.",
-        subcommands: [GenerateCVCA.self, ExportCVCA.self, Issue.self])
+        subcommands: [GenerateCVCA.self, GenerateDocumentPKI.self, ExportCVCA.self, Issue.self])
 }
 
 /// Writes `bytes` to `path`, or says why it cannot.
@@ -41,6 +41,25 @@ struct GenerateCVCA: ParsableCommand {
         let cvca = keepKey ? TestCertificateAuthority.project : try TestCertificateAuthority.generateProjectCVCA()
         try write(Array(try cvca.projectSource().utf8), to: output)
         print("\(output): test CVCA \(cvca.holderReference), valid to \(cvca.certificate.body.expirationDate)")
+    }
+}
+
+struct GenerateDocumentPKI: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate-document-pki",
+        abstract:
+            "Generate a new test CSCA, document signer and Chip Authentication key as the committed Swift source.",
+        discussion: """
+            Replaces the document PKI that eid-sim signs its EF.CardSecurity with and the test \
+            eID server verifies it against (with private keys); commit the file. TEST ONLY.
+            """)
+
+    @Option(help: ArgumentHelp("Where to write the Swift source.", valueName: "file"))
+    var output = "Sources/TestPKI/DocumentTestPKIMaterial.swift"
+
+    func run() throws {
+        try write(Array(try DocumentTestPKI.generateMaterialSource().utf8), to: output)
+        print("\(output): a new test CSCA, document signer and Chip Authentication key")
     }
 }
 

@@ -149,13 +149,28 @@ struct SecurityInfosTests {
         let files = try Self.files()
         for file in files {
             let der = try hex((file["hex_der_only"] ?? file["hex"]) as! String)
-            // Every proper prefix and a flipped length byte fail with an ASN1Error.
+            let name = file["name"] as! String
+            // Every proper prefix fails with an ASN1Error.
             for n in 0..<der.count {
                 #expect(throws: ASN1Error.self) { try SecurityInfos(efCardAccess: Array(der.prefix(n))) }
             }
-            var broken = der
-            broken[broken.count > 3 ? 3 : 1] ^= 0x40
-            do { _ = try SecurityInfos(der: broken) } catch { #expect(error is ASN1Error) }
+            // The first SecurityInfo's SEQUENCE tag flipped to 70 (after the SET's tag and length).
+            let header = der[1] < 0x80 ? 2 : 2 + Int(der[1] & 0x7F)
+            var retagged = der
+            retagged[header] ^= 0x40
+            #expect(throws: ASN1Error.unexpectedTag(expected: 0x30, found: 0x70), "\(name)") {
+                try SecurityInfos(der: retagged)
+            }
+            // The SET's length one more than there is: the data ends early.
+            var longer = der
+            longer[header - 1] += 1
+            do {
+                _ = try SecurityInfos(der: longer)
+                Issue.record("\(name): a SET longer than its data parsed")
+            } catch ASN1Error.malformed(.truncated) {
+            } catch {
+                Issue.record("\(name): \(error), not truncated")
+            }
         }
         #expect(throws: ASN1Error.unexpectedTag(expected: 0x31, found: 0x30)) { try SecurityInfos(der: [0x30, 0x00]) }
         // A PACEInfo without its version is malformed, not unknown.

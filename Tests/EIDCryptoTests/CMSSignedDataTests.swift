@@ -16,7 +16,7 @@ import Testing
     }
 
     /// A CSCA (20 years) and a document signer (10 years) on brainpoolP256r1, as the committed test
-    /// PKI of eid-sim was made (Sources/TestPKI/DocumentTestPKI.swift).
+    /// PKI of eid-sim is made (`eid-test-pki generate-document-pki`, Sources/TestPKI/DocumentTestPKISource.swift).
     static func makePKI(days: Int = 7305) throws -> PKI {
         let cscaKey = try X509PrivateKey(generatingOn: .brainpoolP256r1)
         let csca = try X509Certificate.issue(
@@ -67,21 +67,5 @@ import Testing
         #expect(try CMSSignedData.verify(signed, trustAnchor: pki.csca, time: Self.start + 1).content == [1, 2, 3])
         #expect(throws: X509Error.malformedCertificate) { try X509Certificate(der: pki.csca.der + [0]) }
         #expect(throws: X509Error.malformedPrivateKey) { try X509PrivateKey(pkcs8: [0x30, 0x01, 0x00]) }
-    }
-
-    /// Prints the Swift source of the committed test PKI when EID_GENERATE_TEST_PKI=1 (run once;
-    /// the output became Sources/TestPKI/DocumentTestPKIMaterial.swift).
-    @Test func generateTestPKIMaterial() throws {
-        guard ProcessInfo.processInfo.environment["EID_GENERATE_TEST_PKI"] == "1" else { return }
-        let pki = try Self.makePKI()
-        let caKey = try ECPrivateKey(randomIn: try ECGroup(.brainpoolP256r1))
-        let hex = { (b: [UInt8]) in b.map { String(format: "%02x", $0) }.joined() }
-        print("BEGIN-TEST-PKI")
-        print("csca=\(hex(pki.csca.der))")
-        print("cscaKey=\(hex(try pki.cscaKey.pkcs8()))")
-        print("signer=\(hex(pki.signer.der))")
-        print("signerKey=\(hex(try pki.signerKey.pkcs8()))")
-        print("caKey=\(hex(try caKey.rawScalar()))")
-        print("END-TEST-PKI")
     }
 }

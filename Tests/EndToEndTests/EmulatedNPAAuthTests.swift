@@ -112,7 +112,11 @@ extension ThroughPCSCD {
 
         /// The same emulator trusting another CVCA (the project's test CVCA, the default of
         /// libeac's store is none of ours) refuses the server's certificates: the test above
-        /// depends on DIR/cvca.cvcert.
+        /// depends on DIR/cvca.cvcert. The card refuses Terminal Authentication at PSO:Verify
+        /// Certificate (libeac cannot verify the chain; vicc answers 6900), eid ends with
+        /// Workflow_No_Permission_Error (al/common#noPermission) and tells the server so.
+        /// (AusweisApp2 knows no 6900 there and reports the card lost, ifdl#cancellationByUser:
+        /// vicc_auth_peer_test.py.)
         @Test func theEmulatorTrustingAnotherCVCARefusesTheServer() throws {
             let pki = try OwnPKIServer()
             defer { pki.stop() }
@@ -124,9 +128,20 @@ extension ThroughPCSCD {
                 let card = try EmulatedNPA(reader: reader, port: port, options: options)
                 defer { card.stop() }
                 let auth = try Self.eidAuth(pki, reader: reader)
+                let cardErrors = card.stop().1
+                let last = auth.stdoutLines.last ?? ""
+                let noPermission = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/al/common#noPermission"
                 #expect(auth.status != 0)
-                #expect(auth.stdoutLines.last?.contains("resultmajor#error") == true, "\(auth.stdout)")
-                #expect(try pki.result().hasPrefix(#"{"ok":false"#))
+                // The card's refusal: libeac in the emulator did not verify the server's certificate.
+                #expect(cardErrors.contains("Could not verify current signature"), "vicc: \(cardErrors)")
+                #expect(last.contains("resultmajor#error"), "\(auth.stdout)")
+                #expect(last.contains(#""minor":"\#(noPermission)""#), "\(last)")
+                #expect(last.contains(#""reason":"Workflow_No_Permission_Error""#), "\(last)")
+                #expect(last.contains("the card refused the service's terminal authentication"), "\(last)")
+                let result = try pki.result()
+                #expect(result.hasPrefix(#"{"ok":false"#), "\(result)")
+                #expect(result.contains(#""reason":"client_reported_error""#), "\(result)")
+                #expect(result.contains(#""resultMinor":"\#(noPermission)""#), "\(result)")
             }
         }
     }

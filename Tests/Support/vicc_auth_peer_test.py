@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import json
 import os
+import re
 import select
 import shutil
 import socket
@@ -191,7 +192,7 @@ async def authenticate(client, url):
 class Attempt:
     """One RUN_AUTH's peers. With `foreign_cvca` the emulator trusts another directory's CVCA: then
     the card must refuse Terminal Authentication (AusweisApp2's pre-verification is off, so the card
-    decides), AusweisApp2 must end with an error and /result say "ok":false."""
+    decides), AusweisApp2 must end with an error and /result say "ok":false (refusal_problems)."""
 
     def __init__(self, bin_dir, foreign_cvca=False):
         self.bin_dir, self.foreign_cvca = bin_dir, foreign_cvca
@@ -214,10 +215,7 @@ class Attempt:
         major = final.get("result", {}).get("major", "")
         problems = []
         if self.foreign_cvca:
-            if not major.endswith("#error"):
-                problems.append(f"AUTH result {final.get('result')}, not an error")
-            if not result.startswith('{"ok":false'):
-                problems.append("/result is not ok:false")
+            problems += self.refusal_problems(final, result)
         elif not major.endswith("#ok"):
             problems.append(f"AUTH result {final.get('result')}")
         else:
@@ -229,6 +227,28 @@ class Attempt:
                 problems.append("passive authentication did not verify under DIR's CSCA")
         if problems:
             raise PeerError("; ".join(problems) + f"\n  /result: {result[:600]}")
+
+    # AusweisApp2 knows no 6900 from PSO:Verify Certificate: it ends the secure messaging and
+    # reports the card as lost (Workflow_Card_Removed), the minor ifdl#cancellationByUser, and
+    # tells the server so. (eid names the refusal: al/common#noPermission, EmulatedNPAAuthTests.)
+    REFUSED_MINOR = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/ifdl#cancellationByUser"
+
+    def refusal_problems(self, final, result):
+        """What is wrong with a refused run: the card must have answered AusweisApp2's first
+        PSO:Verify Certificate (0C 2A 00 BE) with 6900 after libeac did not verify the server's
+        certificate, AUTH and /result must carry REFUSED_MINOR."""
+        problems = []
+        got = final.get("result", {})
+        if not got.get("major", "").endswith("#error") or got.get("minor") != self.REFUSED_MINOR:
+            problems.append(f"AUTH result {got}, not an error with {self.REFUSED_MINOR}")
+        if not result.startswith('{"ok":false') or f'"resultMinor":"{self.REFUSED_MINOR}"' not in result:
+            problems.append("/result is not ok:false with the client's minor")
+        if "Could not verify current signature" not in self.card.errors():
+            problems.append("vicc's libeac did not refuse a certificate")
+        answer = verify_certificate_answer(self.app.log_since(0, (PIN,)))
+        if answer is None or not answer.endswith("6900"):
+            problems.append(f"PSO:Verify Certificate was answered {answer}, not 6900")
+        return problems
 
     async def report(self, error):
         """The logs that tell why it failed."""
@@ -248,6 +268,14 @@ class Attempt:
         if self.app:
             self.app.stop()
         release(self.bin_dir, self.reader, self.card, self.server, self.other)
+
+
+def verify_certificate_answer(log):
+    """The card's answer (hex) to the first PSO:Verify Certificate in AusweisApp2's APDU log, or
+    None when there was none."""
+    command = re.search(r'SCardTransmit cmdBuffer: "0c2a00be', log)
+    answer = command and re.compile(r'SCardTransmit resBuffer: "([0-9a-f]*)"').search(log, command.end())
+    return answer.group(1) if answer else None
 
 
 def release(bin_dir, reader, card, server, other):
