@@ -9,26 +9,6 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid").path),
         "needs the built eid binary: run `make test`"))
 struct AuthCommandTests {
-    /// A loopback port nothing listens on: bound, then closed again.
-    static func closedPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #expect(fd >= 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
-        }
-        #expect(bound == 0)
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func aURLThatIsNoURLIsAnArgumentError() throws {
         let run = try runTool("eid", ["auth", "--json", "not a url"])
         #expect(run.status == 64)
@@ -51,7 +31,7 @@ struct AuthCommandTests {
     }
 
     @Test func anUnreachableServerIsANetworkError() throws {
-        let port = try Self.closedPort()
+        let port = try E2E.freePort()
         let run = try runTool("eid", ["auth", "--json", "https://127.0.0.1:\(port)/tctoken"])
         #expect(run.status == 7)
         #expect(
@@ -67,7 +47,7 @@ struct AuthCommandTests {
     }
 
     @Test func testPKISaysSoOnStandardError() throws {
-        let port = try Self.closedPort()
+        let port = try E2E.freePort()
         let run = try runTool("eid", ["auth", "--test-pki", "https://127.0.0.1:\(port)/tctoken"])
         #expect(run.status == 7)
         #expect(

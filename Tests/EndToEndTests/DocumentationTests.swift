@@ -70,24 +70,6 @@ extension ThroughPCSCD {
             return String(block[open.upperBound..<close.lowerBound])
         }
 
-        /// A port nothing listens on now (the kernel's choice for port 0).
-        static func freePort() throws -> Int {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            defer { close(fd) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            try withUnsafeMutablePointer(to: &address) { pointer in
-                try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-                    guard bind(fd, raw, length) == 0, getsockname(fd, raw, &length) == 0 else {
-                        throw CocoaError(.fileWriteUnknown)
-                    }
-                }
-            }
-            return Int(UInt16(bigEndian: address.sin_port))
-        }
-
         @Test func theExampleAuthenticatesAndResultShowsTheSampleData() throws {
             let script = try Self.example()
             // The example as a user copies it: these are the only machine-specific strings.
@@ -96,7 +78,7 @@ extension ThroughPCSCD {
             // Parallel CI jobs share a server: each asks for its own session's result.
             #expect(script.contains("/result?session="), "the example reads /result without its session")
             try E2E.pool.withReader { reader, port in
-                let serverPort = try Self.freePort()
+                let serverPort = try E2E.freePort()
                 let adapted =
                     script
                     .replacingOccurrences(of: "127.0.0.1:35963", with: "127.0.0.1:\(port)")

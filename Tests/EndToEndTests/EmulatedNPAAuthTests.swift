@@ -156,7 +156,7 @@ final class OwnPKIServer {
     private let serve = Process()
 
     init() throws {
-        origin = "https://127.0.0.1:\(try Self.freePort())"
+        origin = "https://127.0.0.1:\(try E2E.freePort())"
         dir = try Self.makeDirectory(origin: origin)
         dataset = dir + "/vicc-dataset.txt"
         try "GivenNames=GERTRUD\nDateOfExpiry=20351031\n".write(toFile: dataset, atomically: true, encoding: .utf8)
@@ -185,25 +185,6 @@ final class OwnPKIServer {
         let made = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", origin])
         guard made.status == 0 else { throw E2EError.unexpected("eid-testserver pki: \(made.stderr)") }
         return dir
-    }
-
-    /// A TCP port nobody listens on now (the kernel's pick for port 0).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw E2EError.unexpected("socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { generic in
-                bind(fd, generic, length) == 0 && getsockname(fd, generic, &length) == 0
-            }
-        }
-        guard bound else { throw E2EError.unexpected("bind") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// `/result` of the server (curl trusting DIR's TLS certificate).

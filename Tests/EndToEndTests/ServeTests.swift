@@ -198,7 +198,7 @@ struct ServeTests {
     @Test func servesOnTheSocketSystemdPasses() throws {
         let activator = "/usr/bin/systemd-socket-activate"
         try #require(FileManager.default.isExecutableFile(atPath: activator), "needs Debian's systemd package")
-        let port = try Self.freePort()
+        let port = try E2E.freePort()
         let portFile = FileManager.default.temporaryDirectory.appendingPathComponent("eid-serve-sa-\(port)")
         defer { try? FileManager.default.removeItem(at: portFile) }
         var env = ProcessInfo.processInfo.environment
@@ -219,23 +219,5 @@ struct ServeTests {
         #expect(answer.body.contains("Name: eid\n"))
         // The passed socket's port, not --port.
         #expect((try? String(contentsOf: portFile, encoding: .utf8)) == String(port))
-    }
-
-    /// A port that was free a moment ago.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw E2EError.unexpected("no free port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -36,7 +36,7 @@ struct TestServerToolTests {
     @Test func pkiWritesWhatServeUses() throws {
         let dir = NSTemporaryDirectory() + "eid-testserver-pki-" + UUID().uuidString
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let port = try OwnPKIServer.freePort()
+        let port = try E2E.freePort()
         let pki = try runTool("eid-testserver", ["pki", "--out", dir, "--origin", "https://localhost:\(port)"])
         #expect(pki.status == 0)
         for file in [
@@ -120,7 +120,7 @@ struct TestServerToolTests {
         #expect(result.status != 0)
         #expect(result.stderr.contains("cannot read /nonexistent/tls-cert.pem"))
 
-        let port = try OwnPKIServer.freePort()
+        let port = try E2E.freePort()
         let dir = try OwnPKIServer.makeDirectory(origin: "https://127.0.0.1:\(port)")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // Another port than the origin's, which the certificate description names.

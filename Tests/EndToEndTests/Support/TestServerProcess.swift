@@ -42,11 +42,7 @@ final class TestServerProcess: @unchecked Sendable {
     func stop() {
         guard !stopped else { return }
         stopped = true
-        process.terminate()
-        let end = Date(timeIntervalSinceNow: 10)
-        while process.isRunning && Date() < end { usleep(10_000) }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
+        process.stop(grace: 10)
     }
 
     /// Kills the server at once (SIGKILL): gone without a word, as a crashed server.
