@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -47,7 +47,8 @@ deb-testserver: deps
 deb-test: deb
 	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)"
 
-# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
+# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim (among them the proxy runs,
+# `make proxy-test`); then AusweisApp2 as
 # an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
@@ -74,6 +75,14 @@ serve-peer-test: build
 	bin="$$($(SWIFT) build --show-bin-path)"; client="$(SERVE_CLIENT)"; [ "$$client" != eid ] || client="$$bin"; \
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$client"
+
+# TR-03124-2's A1, A2, A4 and E a second time through an HTTP CONNECT proxy: Debian's tinyproxy, which the
+# tests start on loopback themselves (EndToEndTests' ProxyTests), and the proxy variables read as curl reads
+# them (TLSTests' HTTPProxyTests). Part of `make test`; this runs them alone.
+proxy-test: build
+	$(SWIFT) build --build-tests
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest \
+	  --filter 'ProxyTests|HTTPProxyTests'
 
 # Unit tests only (no pcscd needed).
 unit-test: build

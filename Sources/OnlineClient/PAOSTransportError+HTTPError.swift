@@ -17,6 +17,8 @@ extension PAOSTransportError {
         case .tls(let tls): self = .tlsRefused(reason: tls.description)
         case .cancelled: self = .cancelled
         case .transferFailed: self = .connectionFailed
+        case .invalidProxy, .unsupportedProxy, .proxyNotFound, .proxyConnectionFailed, .proxyRefused:
+            self = .proxyFailed(reason: error.description)
         }
     }
 }

@@ -80,6 +80,12 @@ struct Serve: ParsableCommand {
             valueName: "port"))
     var clientPort = FrontEndConfiguration().clientPort
 
+    @Flag(
+        help: ArgumentHelp(
+            "Log each request to standard error: the address it came from (through an HTTP proxy, the proxy's "
+                + "outgoing address), its method and its path without the query."))
+    var logRequests = false
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -113,6 +119,7 @@ struct Serve: ParsableCommand {
         configuration.maximumConnections = maxConnections
         configuration.maximumSessions = maxSessions
         configuration.clientPort = clientPort
+        if logRequests { configuration.requestLog = { StandardStream.error.write("eid-testserver: \($0)\n") } }
         let requested = try attributes.map { try RequestedAttributes(parsing: $0) } ?? .all
         let credentials: TLSServerCredentials
         var own: ServerPKI?

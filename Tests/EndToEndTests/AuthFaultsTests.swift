@@ -42,6 +42,10 @@ extension ThroughPCSCD {
             var notRead: [String] = []
             /// Text `/result` must contain (e.g. the reason of its error).
             var resultContains: [String] = []
+            /// Text the AUTH message's `message` must contain.
+            var messageContains: [String] = []
+            /// Text that must appear nowhere in eid's output (besides the PIN, always checked).
+            var secrets: [String] = []
         }
 
         struct Case: Sendable, CustomStringConvertible {
@@ -219,11 +223,11 @@ extension ThroughPCSCD {
 
         // MARK: Running a case
 
-        /// Runs `eid auth` for `url` with `commands` on standard input and checks `expected`;
-        /// returns what did not hold (a test thread records it).
+        /// Runs `eid auth` for `url` with `commands` on standard input (and `environment` added to the
+        /// test's) and checks `expected`; returns what did not hold (a test thread records it).
         static func check(
             _ name: String, url: String, commands: [String], expected: Expected, reader: String,
-            server: TestServerProcess?
+            server: TestServerProcess?, environment: [String: String] = [:]
         ) -> [String] {
             var problems: [String] = []
             func expect(_ condition: Bool, _ what: @autoclosure () -> String) {
@@ -237,8 +241,8 @@ extension ThroughPCSCD {
                 let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
                 run = try runTool(
                     "eid", ["auth", "--json", "--open", "--test-pki", "--reader", reader, "--timeout", "30", url],
-                    stdin: commands.map { $0 + "\n" }.joined(), environment: ["PATH": opener.path + ":" + path],
-                    timeout: 60)
+                    stdin: commands.map { $0 + "\n" }.joined(),
+                    environment: environment.merging(["PATH": opener.path + ":" + path]) { $1 }, timeout: 60)
             } catch {
                 return ["\(name): eid did not run: \(error)"]
             }
@@ -261,6 +265,10 @@ extension ThroughPCSCD {
                 "minor \(minor ?? "none"), not \(expected.minor ?? "none")")
             let reason = result["reason"] as? String
             expect(reason == expected.reason, "reason \(reason ?? "none"), not \(expected.reason ?? "none")")
+            let message = result["message"] as? String ?? ""
+            for text in expected.messageContains {
+                expect(message.contains(text), "message \(message) without \(text)")
+            }
             let url = last["url"] as? String
             var session: String?
             if let path = expected.urlPath, let server {
@@ -305,7 +313,9 @@ extension ThroughPCSCD {
                 }
                 for text in expected.resultContains { expect(json.contains(text), "/result without \(text): \(json)") }
             }
-            expect(!run.stdout.contains("123456") && !run.stderr.contains("123456"), "the PIN in the output")
+            for secret in ["123456"] + expected.secrets {
+                expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "a secret in the output")
+            }
             return problems
         }
 
