@@ -186,7 +186,7 @@ _eid-testserver() {
 
 _eid-testserver_serve() {
     repeating_flags=()
-    non_repeating_flags=(--psk -h --help)
+    non_repeating_flags=(--psk --log-requests -h --help)
     repeating_options=()
     non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port)
     __eid-testserver_offer_flags_options 0
