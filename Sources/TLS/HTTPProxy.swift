@@ -75,3 +75,12 @@ public struct HTTPProxy: Sendable, Equatable {
         return result
     }
 }
+
+/// Printed, dumped or reflected (as part of an `HTTPConfiguration`, say), a proxy shows its address and variable,
+/// never its URL with the credentials.
+extension HTTPProxy: CustomStringConvertible, CustomReflectable {
+    public var description: String { "\(address) (\(variable))" }
+    public var customMirror: Mirror {
+        Mirror(self, children: ["address": address, "variable": variable, "noProxy": noProxy as Any])
+    }
+}

@@ -80,6 +80,19 @@ import Testing
         #expect(HTTPError.proxyRefused(proxy: "p:1", host: "h", status: 403).description.contains("no_proxy"))
     }
 
+    /// Printed, dumped or inside a printed configuration, a proxy shows no credentials.
+    @Test func printingAProxyShowsNoCredentials() throws {
+        let proxy = try HTTPProxy(url: "http://eid:secret-word@127.0.0.1:3128", noProxy: "localhost")
+        var dumped = ""
+        dump(HTTPConfiguration(proxy: proxy), to: &dumped)
+        for text in [
+            "\(proxy)", String(describing: HTTPConfiguration(proxy: proxy)), String(reflecting: proxy), dumped,
+        ] {
+            #expect(text.contains("127.0.0.1:3128"), "\(text)")
+            #expect(!text.contains("secret-word"), "\(text)")
+        }
+    }
+
     /// A proxy nobody listens on: the request fails at once, naming the proxy (libcurl's message says the port).
     @Test func aProxyThatIsDownIsNamed() throws {
         let listener = try SilentListener()
