@@ -186,5 +186,38 @@ extension ThroughPCSCD {
             // TLS-1, TLS-2, and the reconnect after EAC1 whose certificate was refused, per run.
             Self.expectThroughProxy(proxy, logged, minimum: 6, requests: ["GET /tctoken", "POST /paos/"])
         }
+
+        /// The proxy killed (SIGKILL) while eid waits for the PIN: the tunnel breaks, the next PAOS POST cannot
+        /// reach the proxy again, and eid ends at once with the proxy named, as with the server killed mid-PAOS.
+        @Test("Through proxy: the proxy killed mid-PAOS ends the authentication at once, naming the proxy")
+        func theProxyKilledMidPAOS() throws {
+            let logged = try LoggedServer()
+            defer { logged.stop() }
+            let proxy = try TinyproxyProcess(connectPorts: [Int(logged.server.port)!])
+            defer { proxy.stop() }
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let auth = try InteractiveRun(
+                    ["auth", "--json", "--test-pki", "--reader", reader, logged.server.origin + "/tctoken"],
+                    environment: ["https_proxy": proxy.url])
+                try auth.expect("ACCESS_RIGHTS")
+                auth.send(Faults.accept)
+                try auth.expect("ENTER_PIN")
+                proxy.kill()
+                let started = Date()
+                auth.send(Faults.pin)
+                let end = auth.finish(timeout: 40)
+                #expect(Date().timeIntervalSince(started) < 30)
+                #expect(end.status == 7, "\(end.stderr)")
+                let last = try jsonObject(try #require(end.lines.last))
+                let result = try #require(last["result"] as? [String: Any])
+                #expect(result["minor"] as? String == Faults.resultMinor + "/dp#trustedChannelEstablishmentFailed")
+                let message = result["message"] as? String ?? ""
+                #expect(message.contains("the proxy 127.0.0.1:\(proxy.port)"), "\(message)")
+                let url = last["url"] as? String
+                #expect(url?.hasPrefix(logged.server.origin + "/refresh?session=") == true, "\(url ?? "none")")
+            }
+        }
     }
 }

@@ -60,6 +60,13 @@ final class TinyproxyProcess: @unchecked Sendable {
         }
     }
 
+    /// Kills it at once (SIGKILL): gone without a word, every tunnel broken, its directory kept.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// Ends it (SIGTERM, SIGKILL after 10 s) and removes its directory.
     func stop() {
         guard !stopped else { return }
