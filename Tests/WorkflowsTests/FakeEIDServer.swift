@@ -1,9 +1,11 @@
 import CardSimulator
 import EAC
+import ECardAPISchema
 import EIDCrypto
 import Online
 import SmartCard
 import TestPKI
+import Testing
 
 @testable import Workflows
 
@@ -129,11 +131,29 @@ final class FakeEIDServer: PAOSTransport {
         }
         guard let envelope = try? PAOSEnvelope.parse(body) else { throw .connectionFailed }
         received.append(envelope.message)
+        checkAgainstTheSchemas(body, envelope.message)
         let reply =
             (try? respond(to: envelope.message))
             ?? .startPAOSResponse(
                 StartPAOSResponse(result: DSSResult(.error(.internalError))))
         return PAOSEnvelope(reply, relatesTo: envelope.messageID).encoded()
+    }
+
+    /// Every message the workflow sends, in every test that plays this server, validates against
+    /// the eCard-API schemas (Tests/ECardAPISchema), read by libxml2. The one known exception: a
+    /// TransmitResponse reporting an error before the card answered any APDU has no OutputAPDU.
+    private func checkAgainstTheSchemas(_ body: [UInt8], _ message: PAOSMessage) {
+        if case .transmitResponse(let response) = message, response.result.major == .error,
+            response.outputAPDUs.isEmpty
+        {
+            return
+        }
+        do {
+            let problems = try ECardAPISchema.shared.get().problems(inEnvelope: body)
+            if !problems.isEmpty { Issue.record("\(message.kind) does not validate: \(problems)") }
+        } catch {
+            Issue.record(error)
+        }
     }
 
     private func respond(to message: PAOSMessage) throws -> PAOSMessage {
