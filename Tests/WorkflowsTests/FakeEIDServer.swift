@@ -34,6 +34,10 @@ final class FakeEIDServer: PAOSTransport {
         case ageVerification
         /// The TA signature is the terminal key's r ‖ s cut or padded with zeros to this length.
         case signatureLength(Int)
+        /// Round 2 reads DG9, which the CHAT does not grant: the card refuses it (6982), which its
+        /// AcceptableStatusCode does not accept; the server goes on and reads DG4 in round 3
+        /// (TR-03124-2 EID_CLIENT_B_07).
+        case refusedRead
     }
 
     /// Born on or before 2008-01-01 (ERIKA, 1984, passes).
@@ -157,7 +161,10 @@ final class FakeEIDServer: PAOSTransport {
     }
 
     private func respond(to message: PAOSMessage) throws -> PAOSMessage {
-        if let result = message.responseResult, result.major == .error {
+        // A TransmitResponse that stopped at the refused read of `refusedRead` reports an error too.
+        if let result = message.responseResult, result.major == .error,
+            !(fault == .refusedRead && message.kind == .transmitResponse && transmitRound == 2)
+        {
             return .startPAOSResponse(StartPAOSResponse(result: result))
         }
         switch message {
@@ -215,7 +222,7 @@ final class FakeEIDServer: PAOSTransport {
             }
             let plain = try session.unprotect(try ResponseAPDU(bytes: output))
             secure = session
-            guard plain.statusWord == .success else {
+            guard plain.statusWord == .success || (fault == .refusedRead && transmitRound == 2) else {
                 return .startPAOSResponse(StartPAOSResponse(result: DSSResult(.error(.unknownError))))
             }
             if fault == .ageVerification && transmitRound == 2 && ageVerified == nil {
@@ -240,6 +247,7 @@ final class FakeEIDServer: PAOSTransport {
         let command: CommandAPDU
         switch (transmitRound, fault) {
         case (1, _): command = try CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
+        case (2, .refusedRead): command = try CommandAPDU.readBinary(shortFileID: 0x09, ne: 256)
         case (2, .ageVerification):
             // VERIFY of authenticated auxiliary data: 80 20 80 00, the OID.
             command = try CommandAPDU(
@@ -253,7 +261,7 @@ final class FakeEIDServer: PAOSTransport {
         return .transmit(Transmit(inputAPDUs: [.init(protected.bytes, acceptableStatusCodes: [[0x90, 0x00]])]))
     }
 
-    private var finalRound: Int { fault == .ageVerification ? 3 : 2 }
+    private var finalRound: Int { fault == .ageVerification || fault == .refusedRead ? 3 : 2 }
 
     private func sign(_ output: EAC1OutputType, _ key: ECKeyPair) throws -> [UInt8] {
         let input = TerminalAuthenticationSignatureInput(
