@@ -23,7 +23,7 @@ function __eid-testserver_parse_tokens -S
         __eid-testserver_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'h/help'
+            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'record-paos=' 'h/help'
         case 'pki'
             __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
         case 'help'
@@ -98,6 +98,7 @@ complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_f
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" max-sessions' -l 'max-sessions' -d 'Sessions running at once at most; beyond them a session not started 5 s after its TcToken gives way, else a TcToken request gets 503 with Retry-After (a session not started within 30 s, or idle for 120 s, times out).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" client-port' -l 'client-port' -d 'The port of the eID client the start page\'s login link calls (http://127.0.0.1:PORT/eID-Client).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" log-requests' -l 'log-requests' -d 'Log each request to standard error: the address it came from (through an HTTP proxy, the proxy\'s outgoing address), its method and its path without the query.'
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" record-paos' -l 'record-paos' -d 'Write every PAOS request body a client sends to DIR/SESSION-NN.xml (NN from 01), for tests that check what the client sent.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" out' -l 'out' -d 'The directory to write (created if missing).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" origin' -l 'origin' -d 'The origin the server is reached at.' -rfka ''

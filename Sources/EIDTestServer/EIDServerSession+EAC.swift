@@ -21,8 +21,9 @@ extension EIDServerSession {
     /// Checks the EAC1 output (the effective CHAT within what was asked and holding every required
     /// right, ID_PICC, the challenge, EF.CardAccess) and makes EAC2: a fresh ephemeral key on the
     /// Chip Authentication curve EF.CardAccess names and the TA signature over ID_PICC ‖ challenge
-    /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional`, wrong for
-    /// `wrong_ta_signature`, padded with zeros for `oversized_ta_signature`).
+    /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional` and the early
+    /// ends after its round, wrong for `wrong_ta_signature`, padded with zeros for
+    /// `oversized_ta_signature`), with the certificates of `eac2_other_at` and `eac2_expired_at`.
     mutating func eac2Input(after output: EAC1OutputType) throws(SessionFailure) -> EAC2InputType {
         guard let chatBytes = output.chat, let chat = try? CHAT(encoded: chatBytes),
             chat.terminalType == .authenticationTerminal
@@ -69,8 +70,10 @@ extension EIDServerSession {
         self.idPICC = idPICC
         self.challenge = challenge
         ephemeralKey = key
-        let withSignature = !configuration.faults.contains(.eacAdditional)
-        return EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: withSignature ? signature : nil)
+        let withSignature = !configuration.faults.contains(where: \.splitsEAC2)
+        return EAC2InputType(
+            certificates: terminal.eac2Certificates, ephemeralPublicKey: key.publicKey.encoded,
+            signature: withSignature ? signature : nil)
     }
 
     /// Passive authentication of EF.CardSecurity against the CSCA (a validly signed file of

@@ -7,6 +7,9 @@ import TestPKI
 /// auxiliary data. Normally the server PKI's; the certificate faults issue their own here.
 struct SessionTerminal: Sendable {
     let certificates: [[UInt8]]
+    /// What EAC2InputType carries besides the key (a client ignores these AT certificates):
+    /// another eService's for `eac2_other_at`, an expired one for `eac2_expired_at`.
+    let eac2Certificates: [[UInt8]]
     let description: [UInt8]
     let terminal: IssuedCertificate
     let algorithm: TAAlgorithm
@@ -84,6 +87,19 @@ struct SessionTerminal: Sendable {
                 subjectURL: description.subjectURL, termsOfUsage: description.termsOfUsage,
                 commCertificates: description.commCertificates)
         }
+        var eac2: [IssuedCertificate] = []
+        if faults.contains(.eac2OtherAT) {
+            let other = try ServerPKI.description(
+                subjectURL: "https://other-eservice.invalid", commCertificates: hashes)
+            eac2.append(
+                try dv.issueTerminal(
+                    rights: rights, description: other, holderReference: "DEEIDTESTAT00009", effectiveDate: date,
+                    expirationDate: try date.adding(days: 30), domainParameters: parameters))
+        }
+        if faults.contains(.eac2ExpiredAT) {
+            eac2.append(try issue(description, effective: try date.adding(days: -31), days: 30))
+        }
+        eac2Certificates = try eac2.map { try $0.certificate.encoded }
         certificates = try (links + ([dv, terminal] + extra).map(\.certificate)).map { try $0.encoded }
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal

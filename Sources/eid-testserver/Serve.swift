@@ -86,6 +86,13 @@ struct Serve: ParsableCommand {
                 + "outgoing address), its method and its path without the query."))
     var logRequests = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Write every PAOS request body a client sends to DIR/SESSION-NN.xml (NN from 01), for tests that "
+                + "check what the client sent.",
+            valueName: "dir"))
+    var recordPaos: String?
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -106,6 +113,12 @@ struct Serve: ParsableCommand {
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100000") }
         guard (1...65535).contains(clientPort) else { throw ValidationError("--client-port must be 1 to 65535") }
+        if let recordPaos {
+            var info = stat()
+            guard stat(recordPaos, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--record-paos \(recordPaos) is not a directory: make it first")
+            }
+        }
     }
 
     func run() throws {
@@ -163,7 +176,9 @@ struct Serve: ParsableCommand {
         }
         let handler = EIDServerSessionHandler(
             tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested)
-        let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
+        let server = HTTPSFrontEnd(
+            configuration: configuration, tls: tls,
+            handler: recordPaos.map { PAOSRecorder(handler, directory: $0) } ?? handler)
         let bound = try server.start()
         if let own {
             handler.use(pki: own)

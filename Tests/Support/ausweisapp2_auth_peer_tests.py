@@ -46,19 +46,21 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None):
+         tls=None, tr=None):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
     "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
-    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf)."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls)
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `tr`, when
+    given, is the TR-03124-2 test case the fault stages (EID_CLIENT_B_20), which starts the case's name."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
+                tr=tr)
 
 
-def success(fault):
-    return case(fault, "ok", result="ok")
+def success(fault, tr=None):
+    return case(fault, "ok", result="ok", tr=tr)
 
 
 def refused_before_the_card(fault, minor, url=REFRESH, result="error"):
@@ -115,6 +117,27 @@ CASES = [
     case(None, "ok", result="ok", tls="pathlen"),
     case(None, "ok", result="ok", tls="clientauth"),
     case(None, "ok", result="ok", tls="keyusage"),
+    # TR-03124-2 module B (the eCard-API profile). Transmit: every APDU in one batch, an acceptable 6300 among
+    # them; a read the card refuses (6982, not acceptable) second in a batch, after which the client must stop
+    # (the server sends the rest again); AcceptableStatusCodes of one byte.
+    success("transmit_batch", tr="EID_CLIENT_B_06"),
+    # AusweisApp2 stops at the refused read (TransmitCommand), reports al/common#unknownError in that
+    # TransmitResponse and goes on with the next Transmit; the server reads the rest and ends with ok, but the
+    # status StateTransmit set for the TransmitResponse (Card_Unexpected_Transmit_Status) stays to the end: its
+    # AUTH is an error although the server's StartPAOSResponse is ok. The outlier: eid reports the server's ok.
+    case("transmit_stop", "error", "al/common#unknownError", result="ok", tr="EID_CLIENT_B_07"),
+    success("transmit_status_prefix", tr="EID_CLIENT_B_33"),
+    # Another eService's AT certificate, or an expired one, in EAC2InputType: ignored (StateProcessCertificatesFromEac2).
+    success("eac2_other_at", tr="EID_CLIENT_B_09"),
+    success("eac2_expired_at", tr="EID_CLIENT_B_10"),
+    # The server ends early with StartPAOSResponse al/common#internalError: after the EAC1 output, after the EAC2
+    # output, instead of EACAdditionalInputType, and after the EAC2 output of that round.
+    case("end_after_eac1", "error", "al/common#internalError", reason="end_after_eac1", tr="EID_CLIENT_B_20"),
+    case("end_after_eac2", "error", "al/common#internalError", reason="end_after_eac2", tr="EID_CLIENT_B_21"),
+    case("end_after_eac2_challenge", "error", "al/common#internalError", reason="end_after_eac2_challenge",
+         tr="EID_CLIENT_B_22"),
+    case("end_after_eac_additional", "error", "al/common#internalError", reason="end_after_eac_additional",
+         tr="EID_CLIENT_B_22"),
 ]
 
 
@@ -318,7 +341,8 @@ class Runner:
 
     @staticmethod
     def name(expected):
-        return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
+        name = "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
+        return f"{expected['tr']} {name}" if expected["tr"] else name
 
     async def main(self, cases):
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).

@@ -216,6 +216,24 @@ import Testing
         #expect(rights.required == ["GivenNames", "AgeVerification"])
     }
 
+    /// TR-03124-2 EID_CLIENT_B_07: the card refuses a read (6982, not acceptable): the
+    /// TransmitResponse says error with that response, and the server's next Transmit is answered
+    /// (eid refused it as out of order before); the server's ok is the outcome.
+    @Test func aTransmitStoppedAtAnUnacceptableStatusGoesOnWithTheNext() throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .refusedRead))
+        #expect(
+            run.result.outcome.result == .ok && run.result.outcome.reason == nil,
+            "\(run.result.outcome.result) \(String(describing: run.result.outcome.reason))")
+        #expect(run.server.dataGroup4 == [UInt8](hex: "64070c054552494b41"))
+        let responses = run.server.received.compactMap { message -> TransmitResponse? in
+            guard case .transmitResponse(let response) = message else { return nil }
+            return response
+        }
+        #expect(responses.map(\.result.major) == [.ok, .error, .ok])
+        #expect(responses.map(\.outputAPDUs.count) == [1, 1, 1])
+        #expect(responses[1].result.ecardAPIResult == .error(.unknownError))
+    }
+
     @Test func theProjectCVCAIsNotTrustedUnlessAsked() throws {
         let run = try authenticate([Self.accept, Self.pin], trustAnchors: [])
         #expect(run.result.outcome.result == .error(.invalidCertificatePath))
