@@ -30,6 +30,10 @@ final class TinyproxyProcess: @unchecked Sendable {
         if let credentials { lines.append("BasicAuth \(credentials.user) \(credentials.password)") }
         let configuration = directory.appendingPathComponent("tinyproxy.conf")
         try (lines.joined(separator: "\n") + "\n").write(to: configuration, atomically: true, encoding: .utf8)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tinyproxy") else {
+            throw E2EError.unexpected(
+                "no /usr/bin/tinyproxy: `Tests/Support/pcsc-env.sh install` installs tinyproxy-bin")
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/tinyproxy")
         process.arguments = ["-d", "-c", configuration.path]
         process.standardOutput = FileHandle.nullDevice
