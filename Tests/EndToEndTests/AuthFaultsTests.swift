@@ -166,21 +166,22 @@ extension ThroughPCSCD {
                 status: 6, messages: succeeded),
             // The chain is not refused (TR-03110-3: the card grants the AND of the chain's CHATs);
             // the card refuses the data group the DV lacks and the server ends with an error, as
-            // with AusweisApp2.
+            // with AusweisApp2. The batch stopped at the refusal (the reason), the url carries the
+            // server's error.
             reported(
-                "chat_beyond_dv", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error", status: 6,
-                messages: succeeded),
+                "chat_beyond_dv", minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status",
+                status: 6, messages: succeeded),
             reported(
-                "transmit_bad_mac", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error", status: 6,
-                messages: succeeded),
+                "transmit_bad_mac", minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status",
+                status: 6, messages: succeeded),
             // The server's Transmit tries to change the PIN (RESET RETRY COUNTER) without PIN
             // management in its CHAT: eid passes the APDU on unchanged, the card refuses it (6982),
             // the server ends with an error. The cases after this one open the card with the
             // old PIN: it was not changed.
             {
                 var refused = reported(
-                    "transmit_change_pin", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error",
-                    status: 6, messages: succeeded)
+                    "transmit_change_pin", minor: "/al/common#unknownError",
+                    reason: "Card_Unexpected_Transmit_Status", status: 6, messages: succeeded)
                 refused.expected.resultContains = [#""reason":"card_refused""#, "RESET RETRY COUNTER"]
                 refused.expected.notRead = ["GivenNames"]
                 return refused

@@ -124,7 +124,8 @@ CASES = [
     # AusweisApp2 stops at the refused read (TransmitCommand), reports al/common#unknownError in that
     # TransmitResponse and goes on with the next Transmit; the server reads the rest and ends with ok, but the
     # status StateTransmit set for the TransmitResponse (Card_Unexpected_Transmit_Status) stays to the end: its
-    # AUTH is an error although the server's StartPAOSResponse is ok. The outlier: eid reports the server's ok.
+    # AUTH is an error although the server's StartPAOSResponse is ok. eid does the same (serve_peer_tests.py
+    # expects this case of eid serve too).
     case("transmit_stop", "error", "al/common#unknownError", result="ok", tr="EID_CLIENT_B_07"),
     success("transmit_status_prefix", tr="EID_CLIENT_B_33"),
     # Another eService's AT certificate, or an expired one, in EAC2InputType: ignored (StateProcessCertificatesFromEac2).

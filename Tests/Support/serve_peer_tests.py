@@ -251,19 +251,13 @@ def result_location(location, origin):
 # AusweisApp 2.5 source), as eid does (EndToEndTests AuthFaultsTests).
 PRE_VERIFIED = {"expired_at": auth.refused_before_the_card("expired_at", "il/signature#invalidCertificatePath")}
 
-# Where AusweisApp2 1.26.2 is the outlier: after the TransmitResponse that stopped at the refused read
-# (TR-03124-2 EID_CLIENT_B_07) the server reads the rest and ends with ok, and AusweisApp2 still reports
-# al/common#unknownError (the status StateTransmit set for that TransmitResponse stays); eid reports the
-# server's ok.
-AA2_OUTLIER = {"transmit_stop": auth.success("transmit_stop", tr="EID_CLIENT_B_07")}
-
-
 def url_minor(case):
     """The ResultMinor a client appends to the address for a fault case (TR-03124-1, as AusweisApp2
     1.26.2 gives it): communicationError at the CommunicationErrorAddress; trustedChannelEstablishmentFailed
     and cancellationByUser as the SDK gives them; clientError where the client could not read the
-    server's PAOS messages (no StartPAOSResponse ended the session) or, as AusweisApp2 with
-    transmit_stop, the error is its own status, not the server's; else serverError."""
+    server's PAOS messages (no StartPAOSResponse ended the session) or, with transmit_stop, the
+    error is the client's own status (the card's refused read, Card_Unexpected_Transmit_Status),
+    not the server's, which is ok; else serverError."""
     minor = (case["minor"] or "").removeprefix(auth.MINOR)
     if case["major"] == "ok":
         return None
@@ -444,10 +438,6 @@ class ServeRunner(auth.Runner):
             case = PRE_VERIFIED[case["fault"]]
             difference = ("expected difference: refused in the pre-verification, before the card (AusweisApp2 "
                           "with it on); AusweisApp2 here has it off: the card refuses (noPermission)")
-        if not self.aa2 and case["fault"] in AA2_OUTLIER:
-            case = AA2_OUTLIER[case["fault"]]
-            difference = ("expected difference: ok, the server's result (AusweisApp2 1.26.2, the outlier, reports "
-                          "al/common#unknownError for the read it stopped at although the server ended with ok)")
         previous = self.server.result()
         answers, final = await self.activation(self.server.tctoken_url(case["fault"]))
         result = self.server.result()

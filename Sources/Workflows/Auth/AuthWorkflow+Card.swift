@@ -2,8 +2,8 @@ import EAC
 import Online
 import SmartCard
 
-/// The EAC outputs (StateSendDIDAuthenticateResponseEAC1, StateDidAuthenticateEac2) and the
-/// server's APDUs (StateTransmit), each answered to the server.
+/// The EAC outputs (StateSendDIDAuthenticateResponseEAC1, StateDidAuthenticateEac2), each
+/// answered to the server, and the server's APDUs on the card (StateTransmit).
 extension AuthWorkflow {
     /// The EAC1 output: what PACE and GET CHALLENGE gave, with the accepted rights' CHAT.
     func sendEAC1Output(_ accepted: AcceptedRequest, _ data: EAC1CardData, _ run: inout Run) -> AuthEvent {
@@ -37,22 +37,24 @@ extension AuthWorkflow {
         return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
     }
 
-    /// Sends the server's APDUs in order, unchanged, up to the first response whose status word
-    /// the server does not accept (§2.5).
+    /// Sends the server's APDUs to the card in order, unchanged, up to the first response whose
+    /// status word the server does not accept (§2.5); the TransmitResponse is the next effect.
     func transmit(_ request: Transmit, _ run: inout Run) throws -> AuthEvent {
         guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
         var outputs: [[UInt8]] = []
-        var accepted = true
         for info in request.inputAPDUs {
             let response = try card.transmit(info.inputAPDU)
             outputs.append(response)
             if !info.accepts(response: response) {
-                accepted = false
-                break
+                // The status word ends every response the card channel gives.
+                let statusWord =
+                    response.count >= 2
+                    ? StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
+                    : StatusWord(rawValue: 0)
+                return .cardTransmitted(outputs, stoppedAt: statusWord)
             }
         }
-        let result = accepted ? DSSResult.ok : DSSResult(.error(.unknownError))
-        return exchange(.transmitResponse(TransmitResponse(result: result, outputAPDUs: outputs)), &run)
+        return .cardTransmitted(outputs, stoppedAt: nil)
     }
 
     /// A card step's failure as the reason AusweisApp gives.

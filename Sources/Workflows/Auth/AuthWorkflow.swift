@@ -162,6 +162,8 @@ public final class AuthWorkflow {
                 return try didAuthenticateEAC2(terminal, input, signature: signature, &run)
             case .transmit(let request):
                 return try transmit(request, &run)
+            case .sendTransmitResponse(let response):
+                return exchange(.transmitResponse(response), &run)
             case .sendError(let reason):
                 return sendError(reason, &run)
             case .determineRefreshAddress(let outcome, let basis):
