@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # make test: the packaged eid runs on a machine without the Swift toolchain. Judges both packages
 # (eid, eid-testserver) with lintian, where any error or warning fails (an override needs its
-# reason in README.md), and checks that each is at most 10 MiB. Unpacks them,
+# reason in README.md), and checks that each is at most 10 MiB. Unpacks them; checks that their
+# Maintainer is the contact README.md and the copyright file give and that groff says nothing
+# about the man pages at 80 columns either;
 # checks with ldd that no library resolves into the toolchain (/opt/swift) or is missing, and
 # checks the systemd user units (systemd-analyze verify) and the eid:// desktop entry
 # (desktop-file-validate, its command line parsed by eid), and runs eid and eid-testserver from the
@@ -37,6 +39,20 @@ dpkg-deb -x "$deb" "$dir"
 dpkg-deb -x "$server_deb" "$dir"
 version=$(dpkg-deb -f "$deb" Version)
 [ "$(dpkg-deb -f "$server_deb" Version)" = "$version" ] || fail "eid-testserver's package is not version $version"
+
+# The Maintainer is the project's contact as README.md and the copyright file give it.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+maintainer=$(dpkg-deb -f "$deb" Maintainer)
+[ "$(dpkg-deb -f "$server_deb" Maintainer)" = "$maintainer" ] || fail "the packages name different maintainers"
+grep -qF "Contact: **$maintainer**" "$root/README.md" || fail "README.md does not give $maintainer as the contact"
+grep -qxF "Upstream-Contact: $maintainer" "$dir/usr/share/doc/eid/copyright" \
+    || fail "the copyright file's Upstream-Contact is not $maintainer"
+
+# The man pages are groff-clean on an 80-column terminal too (lintian reads them at 120).
+for page in "$dir"/usr/share/man/man1/*.1.gz; do
+    said=$(LC_ALL=C.UTF-8 MANROFFSEQ='' MANWIDTH=80 man --warnings -E UTF-8 -l -Tutf8 -Z "$page" 2>&1 > /dev/null)
+    [ -z "$said" ] || fail "groff warns about $(basename "$page") at 80 columns: $said"
+done
 
 for exe in eid eid-sim eid-testserver; do
     libs=$(ldd "$dir/usr/bin/$exe") || fail "ldd $exe"
