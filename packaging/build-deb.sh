@@ -132,5 +132,7 @@ fi
 (cd "$stage" && find usr -type f -printf '%P\0' | sort -z | sed -z 's|^|usr/|' | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
 mkdir -p "$out"
 deb="$out/${package}_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" > /dev/null
+# xz -9: its 64 MiB window spans both executables, so the Swift runtime they share is stored once
+# (6.4 MiB instead of 9.3 MiB with dpkg-deb's default -6 and its 8 MiB window).
+dpkg-deb --root-owner-group -Zxz -z9 --build "$stage" "$deb" > /dev/null
 echo "$deb"
