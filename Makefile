@@ -24,28 +24,28 @@ build: deps
 release: deps
 	$(RELEASE)
 
-# The Debian package of eid and eid-sim (stripped), the man page and the completions: $(DEB_DIR)/eid_*.deb
-# Only the packaged products are built in release mode here, so that make test does not also
-# compile SwiftNIO (eid-testserver) with optimisation.
+# The Debian package of eid and eid-sim (stripped), their man pages, the completions, copyright and
+# changelog (packaging/debian): $(DEB_DIR)/eid_*.deb. lintian judges it; an error fails (make test's
+# deb-test fails on a warning too). dpkg-dev (dpkg-shlibdeps) and lintian come with `make deps`.
 deb: deps
 	$(RELEASE) --product eid
 	$(RELEASE) --product eid-sim
-	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
-	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
-	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
+	deb=$$(packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)) && \
+	  echo "$$deb: $$(stat -c %s "$$deb") bytes" && lintian --fail-on error "$$deb"
 
-# eid-testserver (stripped), its man page and completions as a package of its own:
-# $(DEB_DIR)/eid-testserver_*.deb. Not part of `make deb` (nor of `make test`): it compiles SwiftNIO
-# with optimisation, and users of eid need no test server.
+# eid-testserver (stripped), its man page, completions, copyright and changelog as a package of its
+# own: $(DEB_DIR)/eid-testserver_*.deb (users of eid need no test server), judged by lintian as
+# `make deb`. Only the packaged products are built in release mode.
 deb-testserver: deps
 	$(RELEASE) --product eid-testserver
-	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
-	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
-	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR) eid-testserver
+	deb=$$(packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR) eid-testserver) && \
+	  echo "$$deb: $$(stat -c %s "$$deb") bytes" && lintian --fail-on error "$$deb"
 
-# The packaged eid runs with the Swift toolchain hidden (part of `make test`).
-deb-test: deb
-	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)"
+# Both packages pass lintian without a warning, and the packaged eid authenticates against the
+# packaged eid-testserver with the Swift toolchain hidden (part of `make test`).
+deb-test: deb deb-testserver
+	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)" \
+	  "$$(ls -t $(DEB_DIR)/eid-testserver_*.deb | head -n 1)"
 
 # Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim (among them the proxy runs,
 # `make proxy-test`); then AusweisApp2 as
@@ -161,6 +161,7 @@ install: release
 	install -D -m 755 "$$bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid"; \
 	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"; \
 	install -D -m 755 "$$bin/eid-testserver" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	install -D -m 644 man/eid-sim.1 "$(DESTDIR)$(PREFIX)/share/man/man1/eid-sim.1"
 	for page in eid eid-testserver; do \
 	  install -D -m 644 man/$$page.1 "$(DESTDIR)$(PREFIX)/share/man/man1/$$page.1"; \
 	  install -D -m 644 completions/$$page.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$page"; \
@@ -181,7 +182,8 @@ uninstall:
 	    "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$page" \
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
 	done
-	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/eid-sim.1"
 	rm -f "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.socket" "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.service" \
 	  "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 

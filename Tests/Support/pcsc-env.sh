@@ -30,6 +30,8 @@ PACKAGES+=(chromium chromium-driver python3-selenium)
 # The HTTP CONNECT proxy of the proxy tests (EndToEndTests' ProxyTests start it on loopback themselves):
 # tinyproxy-bin is the executable alone, without the tinyproxy package's system service on port 8888.
 PACKAGES+=(tinyproxy-bin)
+# make deb: dpkg-shlibdeps (dpkg-dev) finds the package's Depends, lintian judges the .deb as Debian does.
+PACKAGES+=(dpkg-dev lintian)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 
