@@ -23,7 +23,7 @@ function __eid-testserver_parse_tokens -S
         __eid-testserver_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'h/help'
+            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'cvca-generation=' 'eac1-links-from=' 'h/help'
         case 'pki'
             __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
         case 'help'
@@ -97,6 +97,8 @@ complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_f
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" max-connections' -l 'max-connections' -d 'Connections open at once at most; one more is closed as soon as it is accepted.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" max-sessions' -l 'max-sessions' -d 'Sessions running at once at most; beyond them a session not started 5 s after its TcToken gives way, else a TcToken request gets 503 with Retry-After (a session not started within 30 s, or idle for 120 s, times out).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" client-port' -l 'client-port' -d 'The port of the eID client the start page\'s login link calls (http://127.0.0.1:PORT/eID-Client).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" cvca-generation' -l 'cvca-generation' -d 'A CVCA link chain (TR-03124-2 module C3): the DV and AT under generation S (1 to 9) of the test CVCA series DEEIDTESTLK0000N; a card trusting an older generation needs the link certificates (`eid-test-pki cvca --generation N` writes one).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" eac1-links-from' -l 'eac1-links-from' -d 'With --cvca-generation: EAC1 carries the link certificates from generation B on (1: the full chain, S: none); older ones come in EAC2 when the client names an older CAR (default 1).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" out' -l 'out' -d 'The directory to write (created if missing).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" origin' -l 'origin' -d 'The origin the server is reached at.' -rfka ''

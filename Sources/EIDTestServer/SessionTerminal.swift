@@ -13,10 +13,14 @@ struct SessionTerminal: Sendable {
     /// The rights the server asks for and reads: the AT's within the DV's (the AT's alone for
     /// `chat_beyond_dv`).
     let grantableRights: Set<AccessRight>
+    /// The C3 staging of a CVCA link chain, when the server has one (`CVCAChainStaging`).
+    let cvcaChain: CVCAChainStaging?
 
-    init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws(ServerPKIError) {
+    init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate, cvcaChain: CVCAChainStaging? = nil)
+        throws(ServerPKIError)
+    {
         do {
-            try self.init(issuing: pki, faults: faults, date: date)
+            try self.init(issuing: pki, faults: faults, date: date, cvcaChain: cvcaChain)
         } catch let error as ServerPKIError {
             throw error
         } catch {
@@ -24,7 +28,9 @@ struct SessionTerminal: Sendable {
         }
     }
 
-    private init(issuing pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws {
+    private init(
+        issuing pki: ServerPKI, faults: ServerFaults, date: CalendarDate, cvcaChain: CVCAChainStaging?
+    ) throws {
         var dv = pki.documentVerifier
         var terminal = pki.terminal
         var description = pki.description
@@ -47,6 +53,13 @@ struct SessionTerminal: Sendable {
                 rights: dv.certificate.body.chat.accessRights, effectiveDate: date)
             parameters = rollover.successor.domainParameters
             links = [rollover.link]
+            terminal = try issue(description)
+        }
+        if let cvcaChain {
+            let authority = try cvcaChain.authority()
+            dv = try authority.issueDocumentVerifier(rights: dv.certificate.body.chat.accessRights, effectiveDate: date)
+            parameters = authority.domainParameters
+            links = try cvcaChain.eac1Links()
             terminal = try issue(description)
         }
         let origin = description.subjectURL
@@ -84,7 +97,13 @@ struct SessionTerminal: Sendable {
                 subjectURL: description.subjectURL, termsOfUsage: description.termsOfUsage,
                 commCertificates: description.commCertificates)
         }
-        certificates = try (links + ([dv, terminal] + extra).map(\.certificate)).map { try $0.encoded }
+        // C3's order (TR-03124-2): AT, DV, then the link certificates newest first.
+        let sent =
+            cvcaChain == nil
+            ? links + ([dv, terminal] + extra).map(\.certificate)
+            : [terminal, dv].map(\.certificate) + extra.map(\.certificate) + links
+        certificates = try sent.map { try $0.encoded }
+        self.cvcaChain = cvcaChain
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal
         algorithm = terminal.certificate.body.publicKey.algorithm
