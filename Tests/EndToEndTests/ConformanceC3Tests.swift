@@ -16,6 +16,9 @@ import Testing
 /// a second run against a server that sends no link certificate shows that the card trusts generation s
 /// now, as a real card does: eid names no CAR and the card verifies DV and AT alone.
 ///
+/// AusweisApp2 1.26.2 (pre-verification off) gives the same in every case: ok, the same CARs, the same number of
+/// certificates verified by the card (Tests/Support/ausweisapp2_auth_peer_tests.py BIN_DIR c3, measured).
+///
 /// The TR's NO_PREVERIFICATION cases (C3_03, C3_06) are run with eid's trust store holding CVCA_s (b = s),
 /// as C3_08 has it: eid pre-verifies every chain (as AusweisApp does with pre-verification on).
 extension ThroughPCSCD {

@@ -3,6 +3,7 @@
 pcscd) as the card against `eid-testserver serve`, the project's eID server (issue 9, item 4).
 
     ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
+    ausweisapp2_auth_peer_tests.py BIN_DIR c3        only the TR-03124-2 C3 cases (CVCA link chains), asserted
     ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault, "tls:NAME"
                                                      = no fault, the server serving NAME.pem of
                                                      tls-test-pki.sh), asserting nothing: what
@@ -18,6 +19,7 @@ AusweisApp2's log of the case (every APDU and TLS detail) are printed, secrets m
 timeout or a lost connection AusweisApp2 is restarted. Ends with `N passed, N failed`; exit status 1 when a case failed.
 """
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -46,15 +48,29 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None):
+         tls=None, c3=None):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
     "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
-    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf)."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls)
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `c3`, when
+    given, stages a CVCA link chain of TR-03124-2 module C3 (see `c3_case`)."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
+                c3=c3)
+
+
+def c3_case(name, card, newest, eac1_from, verified, cars=()):
+    """TR-03124-2 module C3 (as Tests/EndToEndTests/ConformanceC3Tests.swift): a fresh eid-sim trusting the
+    generations `card` of the test CVCA series (`eid-test-pki cvca --generation N`, the current one first; None:
+    the card of the case before, whose trust point may have moved on) and a server of the case's own,
+    `serve --cvca-generation NEWEST --eac1-links-from EAC1_FROM`. AusweisApp2 must succeed, the card verify
+    `verified` certificates (PSO:Verify Certificate in eid-sim's trace: the link certificates after its trust
+    point, DV and AT) and the CARs AusweisApp2's EAC1 output names (/result's certificationAuthorityReferences)
+    be `cars`."""
+    return case(None, "ok", result="ok", c3=dict(name=name, card=card, newest=newest, eac1_from=eac1_from,
+                                                  verified=verified, cars=[f"DEEIDTESTLK0000{g}" for g in cars]))
 
 
 def success(fault):
@@ -115,6 +131,18 @@ CASES = [
     case(None, "ok", result="ok", tls="pathlen"),
     case(None, "ok", result="ok", tls="clientauth"),
     case(None, "ok", result="ok", tls="keyusage"),
+    # TR-03124-2 module C3 last: each case with a card of its own (AusweisApp2 with pre-verification off builds
+    # the card's chain from the CAR PACE gives, through EAC1's and EAC2's link certificates).
+    c3_case("EID_CLIENT_C3_01 r=1 s=4", (1,), 4, 1, 5),
+    c3_case("EID_CLIENT_C3_01 after the update", None, 4, 4, 2),
+    c3_case("EID_CLIENT_C3_01 r=3 s=6", (3,), 6, 1, 5),
+    c3_case("EID_CLIENT_C3_02 r=1 b=3 s=5", (1,), 5, 3, 6, cars=(1,)),
+    c3_case("EID_CLIENT_C3_03 r=2 s=4", (2,), 4, 4, 4, cars=(2,)),
+    c3_case("EID_CLIENT_C3_04 s-1,s=4,5", (5, 4), 5, 1, 2),
+    c3_case("EID_CLIENT_C3_05 s-1,s=4,5 b=3", (5, 4), 5, 3, 2),
+    c3_case("EID_CLIENT_C3_06 s-1,s=4,5", (5, 4), 5, 5, 2),
+    c3_case("EID_CLIENT_C3_07 s=4", (4,), 4, 1, 2),
+    c3_case("EID_CLIENT_C3_08 s=4", (4,), 4, 4, 2),
 ]
 
 
@@ -167,6 +195,14 @@ class TestServer:
     def stop(self):
         terminate(self.process)
         self.process.stdout.close()
+
+
+def verified_certificates(card):
+    """How many PSO:Verify Certificate eid-sim answered so far, and whether each with 9000."""
+    card.trace.flush()
+    card.trace.seek(0)
+    lines = [line.strip() for line in card.trace if line.startswith("eid-sim: apdu ins=2A")]
+    return len(lines), all(line.endswith("sw=9000") for line in lines)
 
 
 async def authenticate(client, url):
@@ -248,6 +284,7 @@ class Runner:
         self.pin_to_auth = []
         self.log_offset = 0
         self.tls_pki = None
+        self.c3_dir = None
 
     async def start_app(self):
         self.app = AusweisApp2(settings=NO_PREVERIFICATION)
@@ -266,6 +303,7 @@ class Runner:
 
     async def run_case(self, expected):
         previous = self.server.result()
+        before = verified_certificates(self.card)[0] if expected["c3"] else 0
         final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
         result = self.server.result()
         if self.probe:
@@ -276,6 +314,15 @@ class Runner:
             print("  AusweisApp2 log of this case:\n" + self.app.log_since(self.log_offset, SECRETS))
             return
         check(expected, final, asked, result, previous, self.server.origin)
+        if expected["c3"]:
+            count, all_ok = verified_certificates(self.card)
+            c3 = expected["c3"]
+            cars = json.loads(result).get("certificationAuthorityReferences")
+            if count - before != c3["verified"] or not all_ok:
+                raise CaseFailed(f"the card verified {count - before} certificates (all 9000: {all_ok}), "
+                                 f"expected {c3['verified']}")
+            if cars != c3["cars"]:
+                raise CaseFailed(f"AusweisApp2 named the CARs {cars}, expected {c3['cars']}")
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
 
@@ -293,9 +340,33 @@ class Runner:
         return TestServer(self.bin_dir, ["--tls-certificate", served,
                                          "--tls-key", os.path.join(self.tls_pki, f"{name}.key")])
 
+    async def c3_setup(self, c3):
+        """A server of its own for the C3 case and, unless the case goes on with the card before, a fresh
+        eid-sim trusting the case's generations."""
+        self.server = TestServer(self.bin_dir, ["--cvca-generation", str(c3["newest"]),
+                                                "--eac1-links-from", str(c3["eac1_from"])])
+        if c3["card"] is None:
+            return
+        if self.c3_dir is None:
+            self.c3_dir = tempfile.mkdtemp(prefix="eid-aa2-c3-")
+        arguments = []
+        for generation in c3["card"]:
+            path = os.path.join(self.c3_dir, f"cvca-{generation}.cvcert")
+            subprocess.run([os.path.join(self.bin_dir, "eid-test-pki"), "cvca", "--generation", str(generation),
+                            "--output", path], check=True)
+            arguments += ["--cvca", path]
+        self.card.stop()
+        if self.client:
+            await self.client.wait_for_reader(self.reader, has_card=False)
+        self.card = SoftwareCard(self.bin_dir, self.port, arguments)
+        if self.client:
+            await self.client.wait_for_reader(self.reader, has_card=True)
+
     async def prepare(self, expected):
         if expected["tls"]:
             self.server = self.tls_server(expected["tls"])
+        if expected["c3"]:
+            await self.c3_setup(expected["c3"])
         if self.app is None:
             await self.start_app()
         self.log_offset = self.app.log_size()
@@ -318,6 +389,8 @@ class Runner:
 
     @staticmethod
     def name(expected):
+        if expected["c3"]:
+            return "auth, " + expected["c3"]["name"]
         return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
 
     async def main(self, cases):
@@ -335,6 +408,8 @@ class Runner:
             shared.stop()
             if self.tls_pki:
                 shutil.rmtree(self.tls_pki, ignore_errors=True)
+            if self.c3_dir:
+                shutil.rmtree(self.c3_dir, ignore_errors=True)
         if self.pin_to_auth:
             times = sorted(self.pin_to_auth)
             print(f"AusweisApp2 SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
@@ -348,8 +423,11 @@ def main():
     async def run(arguments):
         nonlocal runner
         probe = arguments[1:]
-        cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:") else case(None if name == "-" else name, "?")
-                 for name in probe] if probe else CASES
+        if probe == ["c3"]:  # the C3 cases alone, asserted
+            probe, cases = [], [expected for expected in CASES if expected["c3"]]
+        else:
+            cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:")
+                     else case(None if name == "-" else name, "?") for name in probe] if probe else CASES
         runner = Runner(arguments[0], bool(probe))
         return await runner.main(cases)
 
