@@ -7,7 +7,8 @@ import Testing
 /// with what the TR forbids: only TLS 1.0 or 1.1, only cipher suites outside TR-03124-1, a certificate for
 /// another host (SubjectAltName or common name), an RSA key below 3000 bits. eid must refuse each, as the TR
 /// and AusweisApp2 have it: AUTH with trustedChannelEstablishmentFailed and the TcToken's RefreshAddress,
-/// before the card. s_server's `-state` lines show that it read eid's ClientHello, so no case passes because
+/// before the card (AusweisApp2 1.26.2 gives the same in every case: Tests/Support/ausweisapp2_auth_peer_tests.py
+/// BIN_DIR tls2, measured). s_server's `-state` lines show that it read eid's ClientHello, so no case passes because
 /// nothing connected; the control (a server as TR-03124-1 wants it) shows that the same fixture completes the
 /// handshake.
 extension ThroughPCSCD {

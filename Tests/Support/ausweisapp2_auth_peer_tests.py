@@ -4,6 +4,7 @@ pcscd) as the card against `eid-testserver serve`, the project's eID server (iss
 
     ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
     ausweisapp2_auth_peer_tests.py BIN_DIR c3        only the TR-03124-2 C3 cases (CVCA link chains), asserted
+    ausweisapp2_auth_peer_tests.py BIN_DIR tls2      only the TR-03124-2 module E cases on TLS-2, asserted
     ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault, "tls:NAME"
                                                      = no fault, the server serving NAME.pem of
                                                      tls-test-pki.sh), asserting nothing: what
@@ -48,7 +49,7 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None, c3=None):
+         tls=None, c3=None, tls2=None):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
@@ -56,9 +57,32 @@ def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_R
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
     that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `c3`, when
-    given, stages a CVCA link chain of TR-03124-2 module C3 (see `c3_case`)."""
+    given, stages a CVCA link chain of TR-03124-2 module C3 (see `c3_case`); `tls2`, when given, a TLS-2 server
+    of module E (see `tls2_case`)."""
     return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
-                c3=c3)
+                c3=c3, tls2=tls2)
+
+
+# The certificates of the TLS-2 cases, made once per run (openssl req): bits, subject, extension.
+TLS2_CERTIFICATES = {
+    "rsa3072": (3072, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa2048": (2048, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa1024": (1024, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "wrongsan": (3072, "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
+    "wrongcn": (3072, "/CN=wrong.example", None),
+}
+TLS2_PSK = "4E1F0C3A5B6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F9011223344556677"  # https_test_server.py's PSK_KEY
+TLS2_SESSION = "0c3a5b6d-e2e-tls2-session"  # and its SESSION_ID
+TLS2_SUITES = "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES256-CBC-SHA"
+
+
+def tls2_case(name, certificate, options, minor="dp#trustedChannelEstablishmentFailed"):
+    """TR-03124-2 module E on TLS-2 (as Tests/EndToEndTests/ConformanceETLS2Tests.swift): the TcToken of
+    https_test_server.py's /tctoken-psk points at an `openssl s_server -psk` with `certificate` and `options`;
+    AusweisApp2 must end before the card with `minor` and the TcToken's RefreshAddress, and s_server must have
+    seen its ClientHello."""
+    return case(None, "error", minor, result="unchanged", asked=(),
+                tls2=dict(name=name, certificate=certificate, options=options))
 
 
 def c3_case(name, card, newest, eac1_from, verified, cars=()):
@@ -143,6 +167,17 @@ CASES = [
     c3_case("EID_CLIENT_C3_06 s-1,s=4,5", (5, 4), 5, 5, 2),
     c3_case("EID_CLIENT_C3_07 s=4", (4,), 4, 1, 2),
     c3_case("EID_CLIENT_C3_08 s=4", (4,), 4, 4, 2),
+    # TR-03124-2 module E on TLS-2 (PSK), measured.
+    tls2_case("EID_CLIENT_E_07_T TLS 1.0", "rsa3072", ["-tls1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_07_T TLS 1.1", "rsa3072", ["-tls1_1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_10 foreign suites", "rsa3072",
+              ["-tls1_2", "-cipher", "PSK-AES256-CBC-SHA:PSK-AES128-GCM-SHA256:DHE-PSK-AES256-GCM-SHA384:"
+               "ECDHE-PSK-AES256-CBC-SHA384:RSA-PSK-NULL-SHA256:RSA-PSK-CAMELLIA256-SHA384:RSA-PSK-CHACHA20-POLY1305:"
+               "RSA-PSK-3DES-EDE-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_11_a SubjectAltName", "wrongsan", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_11_b common name", "wrongcn", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12_T RSA 2048", "rsa2048", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12_T RSA 1024", "rsa1024", ["-tls1_2", "-cipher", TLS2_SUITES + ":@SECLEVEL=0"]),
 ]
 
 
@@ -244,7 +279,7 @@ def url_kind(url, origin):
     ORIGIN/refresh?session=ID, its CommunicationErrorAddress the same with &error=communication)."""
     if not url:
         return NONE
-    if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+", url):
+    if re.fullmatch(re.escape(origin) + r"/refresh(\?session=[0-9a-f]+)?", url):
         return REFRESH
     if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+&error=communication", url):
         return COMMUNICATION_ERROR
@@ -285,6 +320,7 @@ class Runner:
         self.log_offset = 0
         self.tls_pki = None
         self.c3_dir = None
+        self.tls2_dir = self.tls2_server = self.tls2_port = None
 
     async def start_app(self):
         self.app = AusweisApp2(settings=NO_PREVERIFICATION)
@@ -302,6 +338,8 @@ class Runner:
         self.app = self.client = None
 
     async def run_case(self, expected):
+        if expected["tls2"]:
+            return await self.run_tls2_case(expected)
         previous = self.server.result()
         before = verified_certificates(self.card)[0] if expected["c3"] else 0
         final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
@@ -339,6 +377,85 @@ class Runner:
                     out.write(text.read())
         return TestServer(self.bin_dir, ["--tls-certificate", served,
                                          "--tls-key", os.path.join(self.tls_pki, f"{name}.key")])
+
+    async def run_tls2_case(self, expected):
+        """A TLS-2 case: the shared server stays unused, s_server gets the TLS-2 connection."""
+        previous = self.server.result()
+        tokens_origin, port = self.tls2_tokens()
+        log = os.path.join(self.tls2_dir, "s_server.log")
+        with open(log, "w") as out:
+            s_server = subprocess.Popen(
+                ["openssl", "s_server", "-accept", "127.0.0.1:0", "-state", "-www",
+                 "-cert", os.path.join(self.tls2_dir, expected["tls2"]["certificate"] + ".pem"),
+                 "-key", os.path.join(self.tls2_dir, expected["tls2"]["certificate"] + ".key"),
+                 "-psk", TLS2_PSK, "-psk_identity", TLS2_SESSION, *expected["tls2"]["options"]],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        try:
+            s_port = None
+            for _ in range(100):
+                text = open(log).read()
+                found = re.search(r"ACCEPT", text)
+                if found:
+                    s_port = self.listening_port(s_server.pid)
+                    if s_port:
+                        break
+                time.sleep(0.05)
+            if not s_port:
+                raise CaseFailed(f"s_server did not start: {open(log).read()}")
+            url = f"{tokens_origin}/tctoken-psk?server={s_port}"
+            final, asked = await authenticate(self.client, url)
+            time.sleep(0.2)
+            seen = open(log).read()
+        finally:
+            terminate(s_server)
+        if self.probe:
+            print("  " + describe(expected["tls2"]["name"], final, asked, ""))
+            print("  s_server:\n    " + "\n    ".join(seen.splitlines()[-8:]))
+            return
+        if "SSL_accept:before SSL initialization" not in seen:
+            raise CaseFailed(f"s_server saw no connection: {seen}")
+        check(expected, final, asked, self.server.result(), previous, tokens_origin)
+        outcome = final.get("result", {})
+        return f"{(outcome.get('minor') or '').removeprefix(MINOR)}, {outcome.get('message') or ''}"[:160]
+
+    @staticmethod
+    def listening_port(pid):
+        """The TCP port process `pid` listens on (from /proc), or None."""
+        inodes = set()
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            return None
+        with open("/proc/net/tcp") as table:
+            for line in table.readlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:
+                    return int(fields[1].split(":")[1], 16)
+        return None
+
+    def tls2_tokens(self):
+        """https_test_server.py serving /tctoken-psk (started once), and the TLS-2 certificates."""
+        if self.tls2_dir is None:
+            self.tls2_dir = tempfile.mkdtemp(prefix="eid-aa2-tls2-")
+            for name, (bits, subject, extension) in TLS2_CERTIFICATES.items():
+                command = ["openssl", "req", "-x509", "-newkey", f"rsa:{bits}", "-nodes", "-days", "2", "-subj",
+                           subject, "-keyout", os.path.join(self.tls2_dir, name + ".key"),
+                           "-out", os.path.join(self.tls2_dir, name + ".pem")]
+                if extension:
+                    command += ["-addext", extension]
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cert, key = (os.path.join(self.tls2_dir, "rsa3072" + end) for end in (".pem", ".key"))
+            self.tls2_server = subprocess.Popen(
+                [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "https_test_server.py"),
+                 cert, key, cert, key], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            words = self.tls2_server.stdout.readline().decode().split()
+            if len(words) != 3 or words[0] != "PORTS":
+                raise CaseFailed(f"https_test_server.py said {words}")
+            self.tls2_port = int(words[1])
+        return f"https://127.0.0.1:{self.tls2_port}", self.tls2_port
 
     async def c3_setup(self, c3):
         """A server of its own for the C3 case and, unless the case goes on with the card before, a fresh
@@ -391,6 +508,8 @@ class Runner:
     def name(expected):
         if expected["c3"]:
             return "auth, " + expected["c3"]["name"]
+        if expected["tls2"]:
+            return "auth, " + expected["tls2"]["name"]
         return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
 
     async def main(self, cases):
@@ -410,6 +529,11 @@ class Runner:
                 shutil.rmtree(self.tls_pki, ignore_errors=True)
             if self.c3_dir:
                 shutil.rmtree(self.c3_dir, ignore_errors=True)
+            if self.tls2_server:
+                terminate(self.tls2_server)
+                self.tls2_server.stdout.close()
+            if self.tls2_dir:
+                shutil.rmtree(self.tls2_dir, ignore_errors=True)
         if self.pin_to_auth:
             times = sorted(self.pin_to_auth)
             print(f"AusweisApp2 SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
@@ -423,8 +547,8 @@ def main():
     async def run(arguments):
         nonlocal runner
         probe = arguments[1:]
-        if probe == ["c3"]:  # the C3 cases alone, asserted
-            probe, cases = [], [expected for expected in CASES if expected["c3"]]
+        if probe in (["c3"], ["tls2"]):  # the C3 or the TLS-2 cases alone, asserted
+            probe, cases = [], [expected for expected in CASES if expected[arguments[1]]]
         else:
             cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:")
                      else case(None if name == "-" else name, "?") for name in probe] if probe else CASES
