@@ -5,7 +5,7 @@ import Testing
 /// `eid auth` fetches a TcToken from Tests/Support/https_test_server.py (`/tctoken-psk?server=PORT`: its
 /// fixed test PSK and session) whose ServerAddress is an `openssl s_server -psk` of the test's own, started
 /// with what the TR forbids: only TLS 1.0 or 1.1, only cipher suites outside TR-03124-1, a certificate for
-/// another host (SubjectAltName or common name), an RSA key below 3000 bits. eid must refuse each, as the TR
+/// another host (SubjectAltName or common name), an RSA key below 3000 bits, an EC key of 192 bits. eid must refuse each, as the TR
 /// and AusweisApp2 have it: AUTH with trustedChannelEstablishmentFailed and the TcToken's RefreshAddress,
 /// before the card (AusweisApp2 1.26.2 gives the same in every case: Tests/Support/ausweisapp2_auth_peer_tests.py
 /// BIN_DIR tls2, measured). s_server's `-state` lines show that it read eid's ClientHello, so no case passes because
@@ -20,24 +20,30 @@ extension ThroughPCSCD {
         static let conformingSuites = "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES256-CBC-SHA"
 
         /// Certificates made once per run with the openssl CLI: RSA 3072 for 127.0.0.1 (the TcToken server and
-        /// the control), RSA 2048 and 1024 for 127.0.0.1, RSA 3072 for wrong.example in the SubjectAltName,
-        /// and RSA 3072 with wrong.example as common name and no SubjectAltName.
+        /// the control), RSA 2048 and 1024 and EC P-192 for 127.0.0.1, RSA 3072 for wrong.example in the
+        /// SubjectAltName, and RSA 3072 with wrong.example as common name and no SubjectAltName.
         static let certificates: Result<URL, Error> = Result {
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eid-e-tls2-\(getpid())")
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            let made: [(String, Int, String, String?)] = [
-                ("rsa3072", 3072, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-                ("rsa2048", 2048, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-                ("rsa1024", 1024, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-                ("wrongsan", 3072, "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
-                ("wrongcn", 3072, "/CN=wrong.example", nil),
+            let rsa3072 = ["-newkey", "rsa:3072"]
+            let made: [(String, [String], String, String?)] = [
+                ("rsa3072", rsa3072, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+                ("rsa2048", ["-newkey", "rsa:2048"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+                ("rsa1024", ["-newkey", "rsa:1024"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+                (
+                    "ec192", ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime192v1"], "/CN=127.0.0.1",
+                    "subjectAltName=IP:127.0.0.1"
+                ),
+                ("wrongsan", rsa3072, "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
+                ("wrongcn", rsa3072, "/CN=wrong.example", nil),
             ]
-            for (name, bits, subject, addition) in made {
-                var arguments = [
-                    "req", "-x509", "-newkey", "rsa:\(bits)", "-nodes", "-days", "2", "-subj", subject,
-                    "-keyout", dir.appendingPathComponent("\(name).key").path,
-                    "-out", dir.appendingPathComponent("\(name).pem").path,
-                ]
+            for (name, key, subject, addition) in made {
+                var arguments =
+                    ["req", "-x509"] + key + [
+                        "-nodes", "-days", "2", "-subj", subject,
+                        "-keyout", dir.appendingPathComponent("\(name).key").path,
+                        "-out", dir.appendingPathComponent("\(name).pem").path,
+                    ]
                 if let addition { arguments += ["-addext", addition] }
                 let made = try runProgram("/usr/bin/openssl", arguments, timeout: 120)
                 guard made.status == 0 else { throw E2EError.unexpected("openssl req \(name): \(made.stderr)") }
@@ -199,6 +205,14 @@ extension ThroughPCSCD {
                 id: "EID_CLIENT_E_12_T", certificate: "rsa1024",
                 options: ["-tls1_2", "-cipher", conformingSuites + ":@SECLEVEL=0"],
                 evidence: ["alert read:fatal"], eidSays: "key too weak"),
+            // An EC key of 192 bits: RSA-PSK needs an RSA key, so the server, which offers ECDHE-PSK and
+            // ECDHE-ECDSA as well, shares no suite with eid.
+            Case(
+                id: "EID_CLIENT_E_12_T", certificate: "ec192",
+                options: [
+                    "-tls1_2", "-cipher",
+                    conformingSuites + ":ECDHE-PSK-AES128-CBC-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:@SECLEVEL=0",
+                ], evidence: ["no shared cipher"], eidSays: "the TLS handshake failed"),
         ]
 
         /// What did not hold for one refusal.

@@ -63,13 +63,15 @@ def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_R
                 c3=c3, tls2=tls2)
 
 
-# The certificates of the TLS-2 cases, made once per run (openssl req): bits, subject, extension.
+# The certificates of the TLS-2 cases, made once per run (openssl req): key options, subject, extension.
 TLS2_CERTIFICATES = {
-    "rsa3072": (3072, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-    "rsa2048": (2048, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-    "rsa1024": (1024, "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-    "wrongsan": (3072, "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
-    "wrongcn": (3072, "/CN=wrong.example", None),
+    "rsa3072": (["-newkey", "rsa:3072"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa2048": (["-newkey", "rsa:2048"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa1024": (["-newkey", "rsa:1024"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "ec192": (["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime192v1"], "/CN=127.0.0.1",
+              "subjectAltName=IP:127.0.0.1"),
+    "wrongsan": (["-newkey", "rsa:3072"], "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
+    "wrongcn": (["-newkey", "rsa:3072"], "/CN=wrong.example", None),
 }
 TLS2_PSK = "4E1F0C3A5B6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F9011223344556677"  # https_test_server.py's PSK_KEY
 TLS2_SESSION = "0c3a5b6d-e2e-tls2-session"  # and its SESSION_ID
@@ -178,6 +180,9 @@ CASES = [
     tls2_case("EID_CLIENT_E_11_b common name", "wrongcn", ["-tls1_2", "-cipher", TLS2_SUITES]),
     tls2_case("EID_CLIENT_E_12_T RSA 2048", "rsa2048", ["-tls1_2", "-cipher", TLS2_SUITES]),
     tls2_case("EID_CLIENT_E_12_T RSA 1024", "rsa1024", ["-tls1_2", "-cipher", TLS2_SUITES + ":@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_12_T EC P-192", "ec192",
+              ["-tls1_2", "-cipher", TLS2_SUITES + ":ECDHE-PSK-AES128-CBC-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:"
+               "@SECLEVEL=0"]),
 ]
 
 
@@ -440,9 +445,8 @@ class Runner:
         """https_test_server.py serving /tctoken-psk (started once), and the TLS-2 certificates."""
         if self.tls2_dir is None:
             self.tls2_dir = tempfile.mkdtemp(prefix="eid-aa2-tls2-")
-            for name, (bits, subject, extension) in TLS2_CERTIFICATES.items():
-                command = ["openssl", "req", "-x509", "-newkey", f"rsa:{bits}", "-nodes", "-days", "2", "-subj",
-                           subject, "-keyout", os.path.join(self.tls2_dir, name + ".key"),
+            for name, (key, subject, extension) in TLS2_CERTIFICATES.items():
+                command = ["openssl", "req", "-x509", *key, "-nodes", "-days", "2", "-subj", subject, "-keyout", os.path.join(self.tls2_dir, name + ".key"),
                            "-out", os.path.join(self.tls2_dir, name + ".pem")]
                 if extension:
                     command += ["-addext", extension]
