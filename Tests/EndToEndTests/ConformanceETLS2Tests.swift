@@ -245,17 +245,32 @@ extension ThroughPCSCD {
             return problems
         }
 
-        @Test(
-            "EID_CLIENT_E_07_T, E_10, E_11_a, E_11_b, E_12_T: TLS-2 (PSK) with TLS 1.0/1.1, foreign suites, another host or a small RSA key is refused",
-            arguments: refusals)
-        func refusedOnTLS2(test: Case) throws {
-            let dir = try Self.certificates.get()
-            let tokens = try TcTokenServer(dir)
-            defer { tokens.stop() }
-            for problem in try Self.problems(test, tokens: tokens, dir: dir) {
-                Issue.record(Comment(rawValue: problem))
+        /// Runs `id`'s refusals, each against a TcToken server and s_server of its own.
+        static func refuse(_ id: String) throws {
+            let cases = refusals.filter { $0.id == id }
+            #expect(!cases.isEmpty)
+            let dir = try certificates.get()
+            for test in cases {
+                let tokens = try TcTokenServer(dir)
+                defer { tokens.stop() }
+                for problem in try problems(test, tokens: tokens, dir: dir) { Issue.record(Comment(rawValue: problem)) }
             }
         }
+
+        @Test("EID_CLIENT_E_07_T: an eID server offering only TLS 1.0 or 1.1 on TLS-2 is refused")
+        func tls10And11AreRefused() throws { try Self.refuse("EID_CLIENT_E_07_T") }
+
+        @Test("EID_CLIENT_E_10: an eID server with only cipher suites outside TR-03124-1 on TLS-2 is refused")
+        func foreignSuitesAreRefused() throws { try Self.refuse("EID_CLIENT_E_10") }
+
+        @Test("EID_CLIENT_E_11_a: an eID server certificate for another host (SubjectAltName) on TLS-2 is refused")
+        func anotherHostInTheSubjectAltNameIsRefused() throws { try Self.refuse("EID_CLIENT_E_11_a") }
+
+        @Test("EID_CLIENT_E_11_b: an eID server certificate for another host (common name) on TLS-2 is refused")
+        func anotherHostInTheCommonNameIsRefused() throws { try Self.refuse("EID_CLIENT_E_11_b") }
+
+        @Test("EID_CLIENT_E_12_T: an eID server key too small (RSA 2048, RSA 1024, EC 192) on TLS-2 is refused")
+        func smallKeysAreRefused() throws { try Self.refuse("EID_CLIENT_E_12_T") }
 
         /// The control: the same fixture with a server as TR-03124-1 wants it (TLS 1.2, RSA-PSK, RSA 3072 for
         /// 127.0.0.1) completes the TLS-2 handshake and gets eid's StartPAOS over it (s_server prints what it
