@@ -188,7 +188,7 @@ _eid-testserver_serve() {
     repeating_flags=()
     non_repeating_flags=(--psk --log-requests -h --help)
     repeating_options=()
-    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port --record-paos)
+    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port --record-paos --cvca-generation --eac1-links-from)
     __eid-testserver_offer_flags_options 0
 
     # Offer option value completions
@@ -227,6 +227,12 @@ _eid-testserver_serve() {
         return
         ;;
     '--record-paos')
+        return
+        ;;
+    '--cvca-generation')
+        return
+        ;;
+    '--eac1-links-from')
         return
         ;;
     esac

@@ -23,7 +23,7 @@ function __eid-testserver_parse_tokens -S
         __eid-testserver_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'record-paos=' 'h/help'
+            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'record-paos=' 'cvca-generation=' 'eac1-links-from=' 'h/help'
         case 'pki'
             __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
         case 'help'
@@ -99,6 +99,8 @@ complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_f
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" client-port' -l 'client-port' -d 'The port of the eID client the start page\'s login link calls (http://127.0.0.1:PORT/eID-Client).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" log-requests' -l 'log-requests' -d 'Log each request to standard error: the address it came from (through an HTTP proxy, the proxy\'s outgoing address), its method and its path without the query.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" record-paos' -l 'record-paos' -d 'Write every PAOS request body a client sends to DIR/SESSION-NN.xml (NN from 01), for tests that check what the client sent.' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" cvca-generation' -l 'cvca-generation' -d 'A CVCA link chain (TR-03124-2 module C3): the DV and AT under generation S (1 to 9) of the test CVCA series DEEIDTESTLK0000N; a card trusting an older generation needs the link certificates (`eid-test-pki cvca --generation N` writes one).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" eac1-links-from' -l 'eac1-links-from' -d 'With --cvca-generation: EAC1 carries the link certificates from generation B on (1: the full chain, S: none); older ones come in EAC2 when the client names an older CAR (default 1).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" out' -l 'out' -d 'The directory to write (created if missing).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver pki" origin' -l 'origin' -d 'The origin the server is reached at.' -rfka ''

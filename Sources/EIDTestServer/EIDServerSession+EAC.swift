@@ -66,13 +66,22 @@ extension EIDServerSession {
         if configuration.faults.contains(.oversizedTASignature) {
             signature += [UInt8](repeating: 0, count: max(0, ServerFault.oversizedLength - signature.count))
         }
+        // C3: the link certificates from the card's trust point the client names on (TR-03124-2 C3_02, C3_03).
+        let links: [[UInt8]]
+        do {
+            links =
+                try terminal.cvcaChain?.eac2Links(
+                    certificationAuthorityReferences: output.certificationAuthorityReferences
+                ).map { try $0.encoded } ?? []
+        } catch { throw .invalidEAC1Output("CertificationAuthorityReference") }
+        certificationAuthorityReferences = output.certificationAuthorityReferences
         effectiveCHAT = chat
         self.idPICC = idPICC
         self.challenge = challenge
         ephemeralKey = key
         let withSignature = !configuration.faults.contains(where: \.splitsEAC2)
         return EAC2InputType(
-            certificates: terminal.eac2Certificates, ephemeralPublicKey: key.publicKey.encoded,
+            certificates: links + terminal.eac2Certificates, ephemeralPublicKey: key.publicKey.encoded,
             signature: withSignature ? signature : nil)
     }
 

@@ -58,6 +58,8 @@ public struct EIDServerSession: Sendable {
     var read: [SessionResult.Attribute] = []
     var verified: [SessionResult.Verification] = []
     var passiveAuthentication: SessionResult.PassiveAuthenticationStatus?
+    /// The CARs the client's EAC1 output named (the card's trust points its chain did not reach).
+    var certificationAuthorityReferences: [String] = []
 
     /// A new session, waiting for StartPAOS. Throws when the certificates its faults need
     /// cannot be issued.
@@ -67,7 +69,9 @@ public struct EIDServerSession: Sendable {
         self.configuration = configuration
         self.clock = clock
         lastActivity = clock.now()
-        terminal = try SessionTerminal(pki: configuration.pki, faults: configuration.faults, date: configuration.date)
+        terminal = try SessionTerminal(
+            pki: configuration.pki, faults: configuration.faults, date: configuration.date,
+            cvcaChain: configuration.cvcaChain)
         var verifications = configuration.verifications
         if configuration.faults.contains(.auxAge), verifications.minimumAge == nil { verifications.minimumAge = 18 }
         if configuration.faults.first(of: [.transmitBatch, .transmitStatusPrefix]) != nil,
@@ -278,6 +282,8 @@ public struct EIDServerSession: Sendable {
     }
 
     mutating func finish(_ result: SessionResult) {
+        var result = result
+        result.certificationAuthorityReferences = certificationAuthorityReferences
         self.result = result
         state = .finished
         secureMessaging?.keys.wipe()

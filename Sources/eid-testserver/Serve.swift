@@ -93,6 +93,21 @@ struct Serve: ParsableCommand {
             valueName: "dir"))
     var recordPaos: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A CVCA link chain (TR-03124-2 module C3): the DV and AT under generation S (1 to "
+                + "\(TestCVCAGenerations.maximum)) of the test CVCA series DEEIDTESTLK0000N; a card trusting an "
+                + "older generation needs the link certificates (`eid-test-pki cvca --generation N` writes one).",
+            valueName: "S"))
+    var cvcaGeneration: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --cvca-generation: EAC1 carries the link certificates from generation B on (1: the full chain, "
+                + "S: none); older ones come in EAC2 when the client names an older CAR (default 1).",
+            valueName: "B"))
+    var eac1LinksFrom: Int?
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -118,6 +133,17 @@ struct Serve: ParsableCommand {
             guard stat(recordPaos, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
                 throw ValidationError("--record-paos \(recordPaos) is not a directory: make it first")
             }
+        }
+        if let cvcaGeneration {
+            guard pki == nil else { throw ValidationError("--cvca-generation is for the built-in test PKI, not --pki") }
+            guard CVCAChainStaging(newestGeneration: cvcaGeneration) != nil else {
+                throw ValidationError("--cvca-generation must be 1 to \(TestCVCAGenerations.maximum)")
+            }
+            guard CVCAChainStaging(newestGeneration: cvcaGeneration, eac1LinksFrom: eac1LinksFrom ?? 1) != nil else {
+                throw ValidationError("--eac1-links-from must be 1 to --cvca-generation")
+            }
+        } else if eac1LinksFrom != nil {
+            throw ValidationError("--eac1-links-from needs --cvca-generation")
         }
     }
 
@@ -175,7 +201,10 @@ struct Serve: ParsableCommand {
             throw ValidationError("the TLS certificate is not a PEM certificate")
         }
         let handler = EIDServerSessionHandler(
-            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested)
+            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested,
+            cvcaChain: cvcaGeneration.flatMap {
+                CVCAChainStaging(newestGeneration: $0, eac1LinksFrom: eac1LinksFrom ?? 1)
+            })
         let server = HTTPSFrontEnd(
             configuration: configuration, tls: tls,
             handler: recordPaos.map { PAOSRecorder(handler, directory: $0) } ?? handler)

@@ -7,11 +7,9 @@ import SmartCard
 extension AuthWorkflow {
     /// The EAC1 output: what PACE and GET CHALLENGE gave, with the accepted rights' CHAT.
     func sendEAC1Output(_ accepted: AcceptedRequest, _ data: EAC1CardData, _ run: inout Run) -> AuthEvent {
-        // The CARs go to the server only when the chain does not reach the card's trust point.
-        let known = accepted.terminal.chain.certificates.contains {
-            data.certificationAuthorityReferences.contains($0.body.holderReference)
-                || data.certificationAuthorityReferences.contains($0.body.authorityReference)
-        }
+        // The CARs go to the server only when the chain (through EAC1's link certificates) does not reach
+        // the card's trust point.
+        let known = accepted.terminal.reachesCard(data.certificationAuthorityReferences)
         let output = EAC1OutputType(
             chat: accepted.rights.effectiveCHAT.encoded,
             certificationAuthorityReferences: known ? [] : data.certificationAuthorityReferences,
@@ -29,8 +27,10 @@ extension AuthWorkflow {
         guard signature.count == terminal.signatureLength else {
             return .failed(.authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
         }
+        // EAC2's link certificates lead from an older trust point of the card (TR-03124-2 C3_02, C3_03).
+        let links = input.certificates.compactMap { try? CVCertificate(encoded: $0) }
         let data = try card.didAuthenticateEAC2(
-            chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
+            chain: terminal.cardChain(additionalLinks: links), ephemeralKey: input.ephemeralPublicKey,
             auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)
         let output = EAC2OutputType(
             efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
