@@ -46,15 +46,29 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None):
+         tls=None, tr=None, browser=404):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
-    "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
+    "unchanged": still the previous session's, as the client never reached the PAOS endpoint; "any": not
+    looked at, for a case that finishes no session late in the run, when an earlier case's unused
+    session may time out meanwhile and change /result);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
-    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf)."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls)
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `tr`,
+    when given, the TR-03124-2 test cases it stages ("A2_05" or "A4_09,D_14"), named first in the case's
+    name (EID_CLIENT_A2_05: …; serve_peer_tests.py's runs of eid serve count for them: `make conformance`);
+    `browser`, for a case without address (url NONE), the status of the error page a browser activation gets
+    (serve_peer_tests.py): 404 when no TcToken came, 400 when one did but no address came of it."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
+                tr=tr, browser=browser)
+
+
+def tr_prefix(expected):
+    """The prefix of the name of a case with tr="A4_09,D_14" ("EID_CLIENT_A4_09, EID_CLIENT_D_14: "), else ""."""
+    if not expected.get("tr"):
+        return ""
+    return ", ".join("EID_CLIENT_" + name.strip() for name in expected["tr"].split(",")) + ": "
 
 
 def success(fault):
@@ -115,6 +129,20 @@ CASES = [
     case(None, "ok", result="ok", tls="pathlen"),
     case(None, "ok", result="ok", tls="clientauth"),
     case(None, "ok", result="ok", tls="keyusage"),
+    # TR-03124-2 cases of the TcToken fetch and the refresh address (issue 18; eid: ConformanceA2Tests):
+    # 307 to the TcToken; a TcToken empty but for its CommunicationErrorAddress (the browser goes there); a
+    # redirect to 404 (no TcToken, no address); a ServerAddress answering 404 (the refresh address with the
+    # error; no session finishes); after the data were read, a refresh address of another origin answering 404
+    # and no CommunicationErrorAddress (no address at all).
+    case("redirect_307", "ok", result="ok", tr="A2_08"),
+    case("empty_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=COMMUNICATION_ERROR, result="any",
+         asked=(), tr="A2_05"),
+    case("redirect_404", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_09,D_16_c"),
+    case("server_address_404", "error", "dp#trustedChannelEstablishmentFailed", result="any", asked=(),
+         tr="A2_15"),
+    case("refresh_404_no_error_address", "error", "al/common#communicationError", url=NONE, result="ok",
+         tr="A4_09,D_14,D_16_g", browser=400),
 ]
 
 
@@ -227,7 +255,9 @@ def check(expected, final, asked, result, previous, origin):
         raise CaseFailed(f"AUTH url {final.get('url')!r}, expected the {expected['url']} address")
     if asked != expected["asked"]:
         raise CaseFailed(f"AusweisApp2 asked {list(asked)}, expected {list(expected['asked'])}")
-    if expected["result"] == "unchanged":
+    if expected["result"] == "any":
+        pass
+    elif expected["result"] == "unchanged":
         if result != previous:
             raise CaseFailed(f"/result changed, but the client should not have reached PAOS: {result[:300]}")
     elif expected["result"] == "ok":
@@ -318,7 +348,8 @@ class Runner:
 
     @staticmethod
     def name(expected):
-        return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
+        return tr_prefix(expected) + "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"]
+                                                 else expected["fault"] or "no fault")
 
     async def main(self, cases):
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).

@@ -450,10 +450,14 @@ class ServeRunner(auth.Runner):
 
     def check_browser_answers(self, case, answers):
         """102 first; then 303 to the case's address with its ResultMajor/ResultMinor, or (no
-        address: the TcToken could not be fetched) the error page."""
+        address) the error page: 404 when the TcToken could not be fetched, 400 when no address came
+        of it (the case's `browser`), saying why in words (TR-03124-2 EID_CLIENT_D_16)."""
         expect(answers[0], 102)
         if case["url"] == auth.NONE:
-            expect(answers[-1], 404, "text/html", NO_CACHE)
+            page = expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE)
+            words = re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", page.body)).strip()
+            if len(words) < 20:
+                raise CaseFailed(f"the error page says nothing in words: {page.body[:300]!r}")
             return
         answer = expect(answers[-1], 303, headers=NO_CACHE)
         want = (case["url"], case["major"], url_minor(case))
@@ -476,7 +480,9 @@ class ServeRunner(auth.Runner):
     @staticmethod
     def name(case):
         """A method case's docstring ("what -> expected"), or the fault case's name."""
-        return case.__doc__ if callable(case) else "activation, " + auth.Runner.name(case)
+        if callable(case):
+            return case.__doc__
+        return auth.tr_prefix(case) + "activation, " + auth.Runner.name(dict(case, tr=None))
 
 
 class ChangePINRunner(pin.Runner):

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// TR-03124-2 test cases of the TcToken fetch (module A2) and of the end of an authentication
+/// without a refresh URL (A4_09, D_14) that had no test (issue 18): each an `eid auth --json
+/// --open` run against the shared eid-testserver with the front-end fault that stages it, checked
+/// as `AuthFaultsTests` checks its faults (the AUTH result, its url, the address handed to
+/// xdg-open, the exit status, the server's /result). What AusweisApp2 1.26.2 gives for the same
+/// faults: ausweisapp2_auth_peer_tests.py (and man/eid-testserver.1).
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"),
+        .sharedTestServer)
+    struct ConformanceA2Tests {
+        typealias Faults = AuthFaultsTests
+        typealias Expected = AuthFaultsTests.Expected
+
+        static func run(_ fault: String, _ expected: Expected, withCard: Bool) throws {
+            let server = try Faults.server
+            try Faults.run(
+                [
+                    Faults.Case(
+                        name: fault, query: "?fault=" + fault, commands: [Faults.accept, Faults.pin], expected: expected
+                    )
+                ],
+                server: server, withCard: withCard)
+        }
+
+        /// An eService that failed to make a TcToken sends one whose elements are empty but for
+        /// its CommunicationErrorAddress: the token is refused before the card, and the browser
+        /// goes to that address with communicationError (eid serve's 303: serve_peer_tests.py).
+        @Test("EID_CLIENT_A2_05: a TcToken empty but for its CommunicationErrorAddress ends there")
+        func anEmptyTcTokenEndsAtItsCommunicationErrorAddress() throws {
+            try Self.run(
+                "empty_tctoken",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Server_Format_Error",
+                    status: 6, messages: Faults.beforeTheCard, urlPath: "/refresh+error", urlResult: nil, serverOK: nil),
+                withCard: false)
+        }
+
+        /// 307 Temporary Redirect on the way to the TcToken is followed like 302 and 303.
+        @Test("EID_CLIENT_A2_08: a 307 redirect to the TcToken is followed and the authentication succeeds")
+        func a307RedirectToTheTcTokenIsFollowed() throws {
+            try Faults.run(
+                [Faults.success("redirect_307", "?fault=redirect_307")], server: try Faults.server, withCard: true)
+        }
+
+        /// The redirect on the way to the TcToken leads to 404: no TcToken, so no address to go
+        /// to; nothing asked, nothing opened (eid serve answers the browser 404: serve_peer_tests.py).
+        @Test("EID_CLIENT_A2_09: a redirect to an address that answers 404 ends the fetch without a TcToken")
+        func aRedirectTo404EndsTheFetch() throws {
+            try Self.run(
+                "redirect_404",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Establishment_Error",
+                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                withCard: false)
+        }
+
+        /// The ServerAddress answers StartPAOS with 404: the authentication ends before the card
+        /// with an error, and the browser goes to the refresh address with that error.
+        @Test("EID_CLIENT_A2_15: a ServerAddress answering 404 ends with an error at the refresh address")
+        func aServerAddressAnswering404EndsWithAnError() throws {
+            try Self.run(
+                "server_address_404",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed", reason: "Workflow_TrustedChannel_Error_From_Server",
+                    status: 7, messages: Faults.beforeTheCard, urlPath: "/refresh",
+                    urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed", serverOK: nil),
+                withCard: false)
+        }
+
+        /// The data were read (the server's session ends ok), then the refresh address, of another
+        /// origin, answers 404 instead of a redirect, and the TcToken has no CommunicationErrorAddress:
+        /// an error that says so (D_14: the sentence on standard error; eid serve's 400 page says it
+        /// too, serve_peer_tests.py), no url, nothing opened.
+        @Test(
+            """
+            EID_CLIENT_A4_09, EID_CLIENT_D_14: no refresh URL and no CommunicationErrorAddress end with an error and \
+            no address
+            """
+        )
+        func noRefreshURLAndNoCommunicationErrorAddress() throws {
+            try Self.run(
+                "refresh_404_no_error_address",
+                Expected(
+                    minor: "/al/common#communicationError", reason: "Check_Refresh_Address_Invalid_Http_Response",
+                    status: 7, messages: Faults.succeeded, urlPath: nil, urlResult: nil, serverOK: nil,
+                    stderrContains: [
+                        "eid: the service's refresh address answered with HTTP status 404 instead of a redirect"
+                    ]),
+                withCard: true)
+        }
+    }
+}
