@@ -25,7 +25,8 @@ struct AuthTerminalTests {
         return try TmuxSession(line, environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"])
     }
 
-    @Test func theRequestIsShownThenProceedThenThePIN() throws {
+    @Test("EID_CLIENT_D_02, EID_CLIENT_D_12: the request is shown, then Proceed, then the PIN typed in eid")
+    func theRequestIsShownThenProceedThenThePIN() throws {
         let server = AuthAgainstTestServerTests()
         try server.withServer { port in
             let terminal = try session(port)
