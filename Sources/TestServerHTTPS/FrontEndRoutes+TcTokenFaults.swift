@@ -7,17 +7,23 @@ extension FrontEndRoutes {
     static let missingTcTokenPath = "/tctoken-not-found"
 
     /// The redirect the tcToken URL answers with instead of a TcToken, if a redirect fault is
-    /// named: `redirect` (303) and `redirect_307` to the same URL without that fault,
-    /// `redirect_404` (303) to an address that answers 404.
+    /// named: `redirect` (303), `redirect_302` and `redirect_307` to the same URL without that
+    /// fault, `redirect_http` (303) to it as http, `redirect_404` (303) to an address that answers 404.
     func redirectAnswer(_ transport: Set<TransportFault>, names: [String]) -> FrontEndResponse? {
         let status: Int
         let fault: TransportFault
+        var base = origin
         if transport.contains(.redirect404) {
             var response = FrontEndResponse.text(303, "see \(origin + Self.missingTcTokenPath)")
             response.headers.append(("Location", origin + Self.missingTcTokenPath))
             return response
         } else if transport.contains(.redirect307) {
             (status, fault) = (307, .redirect307)
+        } else if transport.contains(.redirect302) {
+            (status, fault) = (302, .redirect302)
+        } else if transport.contains(.redirectHTTP) {
+            (status, fault) = (303, .redirectHTTP)
+            if base.hasPrefix("https://") { base = "http://" + base.dropFirst("https://".count) }
         } else if transport.contains(.redirect) {
             (status, fault) = (303, .redirect)
         } else {
@@ -26,7 +32,7 @@ extension FrontEndRoutes {
         // The names come decoded from the query: percent-encoded again, they cannot end the
         // Location header's line (CR, LF) nor add parameters.
         let rest = names.filter { $0 != fault.rawValue }.map(percentEncoded)
-        let target = origin + "/tctoken" + (rest.isEmpty ? "" : "?fault=" + rest.joined(separator: ","))
+        let target = base + "/tctoken" + (rest.isEmpty ? "" : "?fault=" + rest.joined(separator: ","))
         var response = FrontEndResponse.text(status, "see \(target)")
         response.headers.append(("Location", target))
         return response

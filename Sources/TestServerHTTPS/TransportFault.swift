@@ -34,4 +34,9 @@ public enum TransportFault: String, Sendable, CaseIterable {
     /// authentication the client finds no refresh URL and has nowhere to send the browser
     /// (EID_CLIENT_A4_09, EID_CLIENT_D_14).
     case refresh404NoErrorAddress = "refresh_404_no_error_address"
+    /// Like `redirect`, with 302 Found (EID_CLIENT_A2_06).
+    case redirect302 = "redirect_302"
+    /// The tcToken URL answers 303 to the same URL without this fault as http (EID_CLIENT_A2_10):
+    /// a client must not follow it.
+    case redirectHTTP = "redirect_http"
 }

@@ -42,6 +42,25 @@ extension ThroughPCSCD {
                 withCard: false)
         }
 
+        /// 302 Found on the way to the TcToken is followed.
+        @Test("EID_CLIENT_A2_06: a 302 redirect to the TcToken is followed and the authentication succeeds")
+        func a302RedirectToTheTcTokenIsFollowed() throws {
+            try Faults.run(
+                [Faults.success("redirect_302", "?fault=redirect_302")], server: try Faults.server, withCard: true)
+        }
+
+        /// A redirect to http on the way to the TcToken is not followed: no TcToken, no address.
+        @Test("EID_CLIENT_A2_10: a redirect to http on the way to the TcToken is refused")
+        func aRedirectToHTTPIsRefused() throws {
+            try Self.run(
+                "redirect_http",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Establishment_Error",
+                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                withCard: false)
+        }
+
         /// 307 Temporary Redirect on the way to the TcToken is followed like 302 and 303.
         @Test("EID_CLIENT_A2_08: a 307 redirect to the TcToken is followed and the authentication succeeds")
         func a307RedirectToTheTcTokenIsFollowed() throws {

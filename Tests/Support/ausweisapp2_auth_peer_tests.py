@@ -143,6 +143,11 @@ CASES = [
          tr="A2_15"),
     case("refresh_404_no_error_address", "error", "al/common#communicationError", url=NONE, result="ok",
          tr="A4_09,D_14,D_16_g", browser=400),
+    # 302 to the TcToken; a redirect to http on the way to it (not followed: no TcToken, no address; 400 to a
+    # browser, as for an http tcTokenURL).
+    case("redirect_302", "ok", result="ok", tr="A2_06"),
+    case("redirect_http", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_10,D_16_d", browser=400),
 ]
 
 

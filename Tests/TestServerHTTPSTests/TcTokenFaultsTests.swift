@@ -52,6 +52,17 @@ struct TcTokenFaultsTests {
         #expect(try TcToken.parse(Array(token.utf8)).serverAddress.hasPrefix(server.origin + "/paos/"))
     }
 
+    @Test("A2_06, A2_10 (TR-03124-2): redirect_302 answers 302, redirect_http 303 to the tcToken URL as http")
+    func redirect302AndHTTP() throws {
+        let server = try TestServerFixture()
+        let (found, foundAnswer) = try server.curl("/tctoken?fault=redirect_302", Self.written)
+        #expect(found == 302)
+        #expect(Self.location(foundAnswer) == server.origin + "/tctoken")
+        let (http, httpAnswer) = try server.curl("/tctoken?fault=psk,redirect_http", Self.written)
+        #expect(http == 303)
+        #expect(Self.location(httpAnswer) == "http://127.0.0.1:\(server.port)/tctoken?fault=psk")
+    }
+
     @Test("A2_09 (TR-03124-2): redirect_404 answers 303 to an address that answers 404")
     func redirect404() throws {
         let server = try TestServerFixture()
