@@ -75,7 +75,8 @@ import Testing
             Self.envelope("<TransmitResponse>\(Self.ok)<OutputAPDU>90</OutputAPDU></TransmitResponse>"))
     }
 
-    @Test func refusesMissingMandatoryElements() {
+    @Test("EID_CLIENT_B_11, EID_CLIENT_B_14: refuses messages without a mandatory element")
+    func refusesMissingMandatoryElements() {
         Self.expect(
             .missingElement(message: "DIDAuthenticate", element: "EphemeralPublicKey"),
             Self.envelope(Self.eac("EAC2InputType", "<Signature>00</Signature>")))
@@ -104,7 +105,8 @@ import Testing
             Self.envelope("<DIDAuthenticateResponse>\(Self.ok)</DIDAuthenticateResponse>"))
     }
 
-    @Test func refusesDuplicatesOfSingleElements() {
+    @Test("EID_CLIENT_B_15: refuses duplicates of single elements")
+    func refusesDuplicatesOfSingleElements() {
         Self.expect(
             .duplicateElement(message: "DIDAuthenticate", element: "EphemeralPublicKey"),
             Self.envelope(

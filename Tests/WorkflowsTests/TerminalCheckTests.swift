@@ -122,7 +122,8 @@ import Testing
         }
     }
 
-    @Test func theChainMustLeadToATrustedCVCA() throws {
+    @Test("EID_CLIENT_B_24: pre-verification refuses a DV certificate of a CVCA not trusted")
+    func theChainMustLeadToATrustedCVCA() throws {
         let d = try description()
         let foreign = try TestCertificateAuthority.generate(
             holderReference: "DEFOREIGN00001", effectiveDate: today, expirationDate: try today.adding(days: 30))
@@ -164,7 +165,8 @@ import Testing
         }
     }
 
-    @Test func theDescriptionMustBeThereWithASubjectURLAndItsHash() throws {
+    @Test("EID_CLIENT_A3_03, EID_CLIENT_B_12: the description must be there, with a subjectURL and its hash")
+    func theDescriptionMustBeThereWithASubjectURLAndItsHash() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
         expectFailure(.noDescription) { try check(try input(t, description: nil)) }
@@ -175,7 +177,8 @@ import Testing
         expectFailure(.descriptionHashMismatch) { try check(try input(t, description: other)) }
     }
 
-    @Test func subjectURLAndTcTokenURLMustBeTheSameOrigin() throws {
+    @Test("EID_CLIENT_A3_05: subjectURL and tcTokenURL must be the same origin (port, host)")
+    func subjectURLAndTcTokenURLMustBeTheSameOrigin() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
         expectFailure(.sameOriginPolicyViolation) {
