@@ -89,7 +89,9 @@ serve-peer-test: build
 # `make conformance` builds once and runs only those tests: the Swift ones (--filter by their
 # function names, Tests/Support/conformance.py swift-filter) and eid serve's peer cases
 # (serve_peer_tests.py with the word EID_CLIENT_); `make test` runs everything anyway and reports
-# from its own output (conformance-report). `make conformance-table` prints the README's table.
+# from its own output (conformance-report). `make conformance-table` writes the README's table
+# (between <!-- conformance-table --> and <!-- /conformance-table -->) from the catalogue and the
+# test names in the sources.
 CONFORMANCE_DIR ?= $(CURDIR)/.build-conformance
 CONFORMANCE := /usr/bin/python3 Tests/Support/conformance.py
 conformance: build
@@ -107,7 +109,7 @@ conformance-report:
 	@$(CONFORMANCE) report $(wildcard $(CONFORMANCE_DIR)/*.log)
 
 conformance-table:
-	@$(CONFORMANCE) table
+	$(CONFORMANCE) table README.md
 
 # Unit tests only (no pcscd needed).
 unit-test: build

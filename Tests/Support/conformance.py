@@ -10,8 +10,10 @@ Tests/Conformance/TR-03124-2.tsv, and whether it passed.
                                           applicable case has a failing test or none
     conformance.py swift-filter           the --filter regular expression of the Swift tests that
                                           carry a test case ID (found in Tests/**/*.swift)
-    conformance.py table                  the catalogue as a Markdown table with the tests that
-                                          carry each ID (found in the sources, nothing run)
+    conformance.py table [README]         the catalogue as a Markdown table with the tests that
+                                          carry each ID (found in the sources, nothing run); with
+                                          README, written into it between the markers
+                                          <!-- conformance-table --> and <!-- /conformance-table -->
 
 A test checks case ID when its name carries `EID_CLIENT_<ID>`, by convention first:
 `@Test("EID_CLIENT_A2_05: …")` in Swift, `EID_CLIENT_A1_05: …` in a peer script's case name; one
@@ -172,9 +174,10 @@ def swift_filter():
 
 
 def table():
+    """The Markdown lines of the table, with a count of the statuses first."""
     tests = source_tests()
-    print("| ID | module | what the case checks | status | test |")
-    print("| --- | --- | --- | --- | --- |")
+    rows = []
+    counts = {}
     for case in catalogue():
         named = sorted(f"`{os.path.basename(path)}`: {name.split(': ', 1)[-1]}"
                        for name, path in tests.items() if case["id"] in ids_of(name))
@@ -183,7 +186,23 @@ def table():
         else:
             status = case["check"] if named else "missing"
             test = "<br>".join(named) if named else "—"
-        print(f"| {case['id']} | {case['module']} | {case['purpose']} | {status} | {test.replace('|', '/')} |")
+        counts[status] = counts.get(status, 0) + 1
+        rows.append(f"| {case['id']} | {case['module']} | {case['purpose']} | {status} | {test.replace('|', '/')} |")
+    summary = "; ".join(f"{k}: {counts.get(k, 0)}" for k in ("e2e", "unit", "missing", "n.a."))
+    return [f"{len(rows)} cases ({summary})", "", "| ID | module | what the case checks | status | test |",
+            "| --- | --- | --- | --- | --- |"] + rows
+
+
+def write_table(readme):
+    start, end = "<!-- conformance-table -->", "<!-- /conformance-table -->"
+    with open(readme, encoding="utf-8") as text:
+        document = text.read()
+    if start not in document or end not in document:
+        sys.exit(f"conformance: {readme} has no {start} … {end} block")
+    head, rest = document.split(start, 1)
+    _, tail = rest.split(end, 1)
+    with open(readme, "w", encoding="utf-8") as text:
+        text.write(head + start + "\n" + "\n".join(table()) + "\n" + end + tail)
 
 
 def tee(log, command):
@@ -198,7 +217,7 @@ def tee(log, command):
 
 
 def main():
-    usage = "usage: conformance.py tee LOG CMD [ARG...] | report LOG... | swift-filter | table"
+    usage = "usage: conformance.py tee LOG CMD [ARG...] | report LOG... | swift-filter | table [README]"
     if len(sys.argv) < 2:
         sys.exit(usage)
     verb, arguments = sys.argv[1], sys.argv[2:]
@@ -210,7 +229,10 @@ def main():
         print(swift_filter())
         return
     if verb == "table" and not arguments:
-        table()
+        print("\n".join(table()))
+        return
+    if verb == "table" and len(arguments) == 1:
+        write_table(arguments[0])
         return
     sys.exit(usage)
 
