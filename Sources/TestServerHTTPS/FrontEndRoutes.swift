@@ -102,6 +102,9 @@ public final class FrontEndRoutes: Sendable {
             return .text(500, "no random session id")
         }
         if transport.contains(.emptyTcToken) { return emptyTcToken(id: id) }
+        if transport.contains(.blankTcToken) {
+            return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: Array(" ".utf8))
+        }
         if let refusal = admitSession() { return refusal }
         switch handler.openSession(id: id, faults: sessionFaults) {
         case .opened: break

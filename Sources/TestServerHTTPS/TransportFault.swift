@@ -39,4 +39,6 @@ public enum TransportFault: String, Sendable, CaseIterable {
     /// The tcToken URL answers 303 to the same URL without this fault as http (EID_CLIENT_A2_10):
     /// a client must not follow it.
     case redirectHTTP = "redirect_http"
+    /// The tcToken URL answers 200 with a blank (one space) instead of a TcToken (EID_CLIENT_A2_12).
+    case blankTcToken = "blank_tctoken"
 }

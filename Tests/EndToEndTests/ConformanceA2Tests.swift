@@ -61,6 +61,18 @@ extension ThroughPCSCD {
                 withCard: false)
         }
 
+        /// A blank instead of the TcToken: no TcToken, no address; nothing asked, nothing opened.
+        @Test("EID_CLIENT_A2_12: a blank instead of the TcToken ends the fetch without a TcToken")
+        func aBlankInsteadOfTheTcTokenEndsTheFetch() throws {
+            try Self.run(
+                "blank_tctoken",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Server_Format_Error",
+                    status: 6, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                withCard: false)
+        }
+
         /// 307 Temporary Redirect on the way to the TcToken is followed like 302 and 303.
         @Test("EID_CLIENT_A2_08: a 307 redirect to the TcToken is followed and the authentication succeeds")
         func a307RedirectToTheTcTokenIsFollowed() throws {

@@ -218,6 +218,7 @@ struct TestServerToolTests {
             "transmit_change_pin",
             "oversized_ta_signature", "oversized_aux_data", "empty_tctoken", "redirect_307", "redirect_404",
             "server_address_404", "refresh_404_no_error_address", "redirect_302", "redirect_http",
+            "blank_tctoken",
         ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")
         }

@@ -148,6 +148,9 @@ CASES = [
     case("redirect_302", "ok", result="ok", tr="A2_06"),
     case("redirect_http", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
          tr="A2_10,D_16_d", browser=400),
+    # A blank (one space) instead of the TcToken: no TcToken, no address.
+    case("blank_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_12,D_16_f"),
 ]
 
 

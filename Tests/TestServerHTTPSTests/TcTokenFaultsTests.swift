@@ -63,6 +63,14 @@ struct TcTokenFaultsTests {
         #expect(Self.location(httpAnswer) == "http://127.0.0.1:\(server.port)/tctoken?fault=psk")
     }
 
+    @Test("A2_12 (TR-03124-2): blank_tctoken answers 200 with a blank")
+    func blankTcToken() throws {
+        let server = try TestServerFixture()
+        let (code, body) = try server.curl("/tctoken?fault=blank_tctoken")
+        #expect(code == 200)
+        #expect(body == " ")
+    }
+
     @Test("A2_09 (TR-03124-2): redirect_404 answers 303 to an address that answers 404")
     func redirect404() throws {
         let server = try TestServerFixture()
