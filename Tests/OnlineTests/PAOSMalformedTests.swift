@@ -125,6 +125,17 @@ import Testing
             ))
     }
 
+    @Test("EID_CLIENT_B_13: refuses EAC1InputType with two CertificateDescription elements")
+    func refusesTwoCertificateDescriptions() {
+        Self.expect(
+            .duplicateElement(message: "DIDAuthenticate", element: "CertificateDescription"),
+            Self.envelope(
+                Self.eac(
+                    "EAC1InputType",
+                    "<Certificate>7F21</Certificate><CertificateDescription>30</CertificateDescription>"
+                        + "<CertificateDescription>30</CertificateDescription>")))
+    }
+
     @Test func refusesUnknownTypesAndResultMajors() {
         Self.expect(.unknownAuthenticationProtocolType, Self.envelope(Self.eac("PINCompareInputType", "")))
         Self.expect(
