@@ -243,7 +243,13 @@ import Testing
     /// §4.3: allowed = terminal ∩ displayable; required = RequiredCHAT ∩ allowed; optional =
     /// (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed optional
     /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).
-    @Test func effectiveCHATOfSection43() throws {
+    @Test(
+        """
+        EID_CLIENT_C2_01, EID_CLIENT_D_18, EID_CLIENT_D_21: the effective CHAT of §4.3 (rights not shown are zero, \
+        the requested ones preselected, all optional without CHATs)
+        """
+    )
+    func effectiveCHATOfSection43() throws {
         let terminal = CHAT(
             role: .terminal,
             rights: [
