@@ -57,7 +57,8 @@ extension ThroughPCSCD {
                 Expected(
                     minor: "/dp#trustedChannelEstablishmentFailed",
                     reason: "Workflow_TrustedChannel_Establishment_Error",
-                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil,
+                    stderrContains: ["is not an https address; only https is allowed"]),
                 withCard: false)
         }
 
@@ -89,20 +90,25 @@ extension ThroughPCSCD {
                 Expected(
                     minor: "/dp#trustedChannelEstablishmentFailed",
                     reason: "Workflow_TrustedChannel_Establishment_Error",
-                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                    status: 7, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil,
+                    stderrContains: ["eid: the TcToken could not be fetched: the server answered with HTTP status 404"]),
                 withCard: false)
         }
 
         /// The ServerAddress answers StartPAOS with 404: the authentication ends before the card
-        /// with an error, and the browser goes to the refresh address with that error.
-        @Test("EID_CLIENT_A2_15: a ServerAddress answering 404 ends with an error at the refresh address")
+        /// with an error, and the browser goes to the refresh address with that error; the user
+        /// reads why on standard error (D_07: a failed connection is shown).
+        @Test(
+            "EID_CLIENT_A2_15, EID_CLIENT_D_07: a ServerAddress answering 404 ends with an error at the refresh address"
+        )
         func aServerAddressAnswering404EndsWithAnError() throws {
             try Self.run(
                 "server_address_404",
                 Expected(
                     minor: "/dp#trustedChannelEstablishmentFailed", reason: "Workflow_TrustedChannel_Error_From_Server",
                     status: 7, messages: Faults.beforeTheCard, urlPath: "/refresh",
-                    urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed", serverOK: nil),
+                    urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed", serverOK: nil,
+                    stderrContains: ["eid: the server answered with HTTP status 404"]),
                 withCard: false)
         }
 
