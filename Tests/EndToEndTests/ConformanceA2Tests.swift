@@ -112,6 +112,22 @@ extension ThroughPCSCD {
                 withCard: false)
         }
 
+        /// CANCEL right after the PIN, while eid waits for the server (`slow`: each PAOS answer 1 s
+        /// late): the user's cancel, at the refresh address with cancellationByUser.
+        @Test("EID_CLIENT_A4_11: CANCEL right after the PIN ends at the refresh address with cancellationByUser")
+        func cancelRightAfterThePIN() throws {
+            try Faults.run(
+                [
+                    Faults.Case(
+                        name: "cancel after the PIN", query: "?fault=slow",
+                        commands: [Faults.accept, Faults.pin, #"{"cmd":"CANCEL"}"#],
+                        expected: Expected(
+                            minor: "/sal#cancellationByUser", reason: "User_Cancelled", status: 5,
+                            messages: Faults.succeeded, urlPath: "/refresh",
+                            urlResult: "ResultMajor=error&ResultMinor=cancellationByUser", serverOK: false))
+                ], server: try Faults.server, withCard: true)
+        }
+
         /// The data were read (the server's session ends ok), then the refresh address, of another
         /// origin, answers 404 instead of a redirect, and the TcToken has no CommunicationErrorAddress:
         /// an error that says so (D_14: the sentence on standard error; eid serve's 400 page says it

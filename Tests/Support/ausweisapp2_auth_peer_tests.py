@@ -46,7 +46,7 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None, tr=None, browser=404):
+         tls=None, tr=None, browser=404, cancel_after_pin=False):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
@@ -59,9 +59,10 @@ def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_R
     when given, the TR-03124-2 test cases it stages ("A2_05" or "A4_09,D_14"), named first in the case's
     name (EID_CLIENT_A2_05: …; serve_peer_tests.py's runs of eid serve count for them: `make conformance`);
     `browser`, for a case without address (url NONE), the status of the error page a browser activation gets
-    (serve_peer_tests.py): 404 when no TcToken came, 400 when one did but no address came of it."""
+    (serve_peer_tests.py): 404 when no TcToken came, 400 when one did but no address came of it;
+    `cancel_after_pin`: CANCEL sent right after SET_PIN."""
     return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
-                tr=tr, browser=browser)
+                tr=tr, browser=browser, cancel_after_pin=cancel_after_pin)
 
 
 def tr_prefix(expected):
@@ -151,6 +152,9 @@ CASES = [
     # A blank (one space) instead of the TcToken: no TcToken, no address.
     case("blank_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
          tr="A2_12,D_16_f"),
+    # CANCEL right after the PIN, while the client works with the server (each PAOS answer 1 s late): the
+    # user's cancel, reported to the server, at the refresh address.
+    case("slow", "error", "sal#cancellationByUser", tr="A4_11", cancel_after_pin=True),
 ]
 
 
@@ -205,11 +209,11 @@ class TestServer:
         self.process.stdout.close()
 
 
-async def authenticate(client, url):
+async def authenticate(client, url, cancel_after_pin=False):
     """RUN_AUTH at `url` (None: a browser started the workflow, the client only answers):
-    ACCEPT the access rights, the PIN when asked; returns the final AUTH and the names of the
-    questions asked. Anything else asked is answered with CANCEL, and the case fails once the
-    workflow has ended."""
+    ACCEPT the access rights, the PIN when asked (with `cancel_after_pin`, CANCEL right after it);
+    returns the final AUTH and the names of the questions asked. Anything else asked is answered
+    with CANCEL, and the case fails once the workflow has ended."""
     if url:
         await client.send("RUN_AUTH", tcTokenURL=url)
     asked = []
@@ -224,6 +228,8 @@ async def authenticate(client, url):
         elif name == "ENTER_PIN" and message.get("reader", {}).get("card", {}).get("retryCounter") == 3:
             asked.append(name)
             await client.send("SET_PIN", value=PIN)
+            if cancel_after_pin:
+                await client.send("CANCEL")
         elif name not in ("AUTH", "CERTIFICATE", "INFO"):
             await client.send("CANCEL")
             await client.expect("AUTH", timeout=15.0, ignore=("READER", "STATUS", "INSERT_CARD", name))
@@ -304,7 +310,8 @@ class Runner:
 
     async def run_case(self, expected):
         previous = self.server.result()
-        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
+        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]),
+                                          expected.get("cancel_after_pin", False))
         result = self.server.result()
         if self.probe:
             print("  " + describe(expected["fault"], final, asked, result))

@@ -208,7 +208,7 @@ class Refused(PeerError):
         self.answer = answer
 
 
-async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT, cancel_after_pin=False):
     """A browser's GET /eID-Client?tcTokenURL=… to the client on `port`, read as raw HTTP; with
     `answer`, the idle SDK `client` must first receive {"msg":"AUTH"} (Refused when the browser's
     final answer comes first), then answers the workflow (`auth.authenticate`: ACCEPT, the PIN).
@@ -226,7 +226,7 @@ async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIM
             started = first.result()
             if set(strip(started)) != {"msg"}:
                 raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
-            final, asked = await auth.authenticate(client, None)
+            final, asked = await auth.authenticate(client, None, cancel_after_pin)
         except BaseException:
             first.cancel()
             browser.cancel()
@@ -294,10 +294,10 @@ class ServeRunner(auth.Runner):
     async def get(self, path, **options):
         return (await exchange(request(self.app.port, path, **options), self.app.port))[-1]
 
-    async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+    async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT, cancel_after_pin=False):
         """`activate` with the client under test: the HTTP answers (the interim ones first) and the
         final SDK AUTH (or None); the questions asked in `self.asked`."""
-        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout)
+        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout, cancel_after_pin)
         if answer:
             self.asked = done.asked
         return done.answers, done.final
@@ -463,7 +463,8 @@ class ServeRunner(auth.Runner):
             difference = ("expected difference: refused in the pre-verification, before the card (AusweisApp2 "
                           "with it on); AusweisApp2 here has it off: the card refuses (noPermission)")
         previous = self.server.result()
-        answers, final = await self.activation(self.server.tctoken_url(case["fault"]))
+        answers, final = await self.activation(self.server.tctoken_url(case["fault"]),
+                                               cancel_after_pin=case.get("cancel_after_pin", False))
         result = self.server.result()
         if self.probe:
             print(f"  {[f'{a.status} {a.reason}' for a in answers]} Location {answers[-1].headers.get('location')}")
