@@ -128,6 +128,20 @@ extension ThroughPCSCD {
                 ], server: try Faults.server, withCard: true)
         }
 
+        /// The card refuses the server's terminal signature after the PIN: the authentication fails
+        /// with the server told, and the user reads why on standard error.
+        @Test("EID_CLIENT_D_08: a failed authentication says why")
+        func aFailedAuthenticationSaysWhy() throws {
+            try Self.run(
+                "wrong_ta_signature",
+                Expected(
+                    minor: "/al/common#noPermission", reason: "Workflow_No_Permission_Error", status: 6,
+                    messages: Faults.succeeded, urlPath: "/refresh",
+                    urlResult: "ResultMajor=error&ResultMinor=serverError", serverOK: false,
+                    stderrContains: ["eid: the card refused the service's terminal authentication"]),
+                withCard: true)
+        }
+
         /// The data were read (the server's session ends ok), then the refresh address, of another
         /// origin, answers 404 instead of a redirect, and the TcToken has no CommunicationErrorAddress:
         /// an error that says so (D_14: the sentence on standard error; eid serve's 400 page says it
