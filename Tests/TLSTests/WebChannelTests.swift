@@ -74,6 +74,12 @@ import Testing
         #expect(try fetch("wronghost").failure == .tls(.hostMismatch(host: "127.0.0.1")))
     }
 
+    /// No subjectAltName, only a common name that is not the server's name (TR-03124-2 E_05_b).
+    @Test("EID_CLIENT_E_05_b: TLS-1 refuses a certificate whose common name is not the server's")
+    func refusesACertificateWhoseCommonNameIsAnotherHost() throws {
+        #expect(try fetch("wrongcn").failure == .tls(.hostMismatch(host: "127.0.0.1")))
+    }
+
     @Test func refusesABrokenSignatureEvenWhenTheChainIsUntrusted() throws {
         #expect(try fetch("badsig", ["-cert_chain", "ca.pem"]).failure == .tls(.certificateSignatureInvalid))
     }
