@@ -59,6 +59,22 @@ import Testing
         #expect(checked.terminal == t.terminal.certificate)
     }
 
+    /// The certificates of EAC1 in either order (DV, AT or AT, DV): the same chain.
+    @Test("EID_CLIENT_B_31: the certificates may come in either order")
+    func theCertificatesMayComeInEitherOrder() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let forward = [t.documentVerifier.certificate, t.terminal.certificate]
+        for certificates in [forward, Array(forward.reversed())] {
+            let checked = try check(try input(t, description: d, certificates: certificates))
+            #expect(
+                checked.chain.certificates.map(\.body.holderReference) == [
+                    TestCertificateAuthority.projectHolderReference, "DEEIDTESTDV00001", "DEEIDTESTAT00001",
+                ])
+            #expect(checked.terminal == t.terminal.certificate)
+        }
+    }
+
     /// Auxiliary data of `length` bytes: an age verification and a community ID that fills the rest.
     static func auxiliaryData(length: Int) -> [UInt8] {
         let age = AuthenticatedAuxiliaryData.Element.ageVerification(CalendarDate(year: 2008, month: 1, day: 1)!)
