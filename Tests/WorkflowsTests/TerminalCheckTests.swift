@@ -261,8 +261,8 @@ import Testing
     /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).
     @Test(
         """
-        EID_CLIENT_C2_01, EID_CLIENT_D_18, EID_CLIENT_D_21: the effective CHAT of §4.3 (rights not shown are zero, \
-        the requested ones preselected, all optional without CHATs)
+        EID_CLIENT_C2_01, EID_CLIENT_D_18, EID_CLIENT_D_19, EID_CLIENT_D_21: the effective CHAT of §4.3 (rights \
+        not shown are zero, the requested ones preselected; without CHATs, the terminal's, all optional)
         """
     )
     func effectiveCHATOfSection43() throws {
@@ -290,5 +290,6 @@ import Testing
             terminal: terminal, documentVerifierRole: .dvNonOfficialForeign, requiredCHAT: nil, optionalCHAT: nil)
         #expect(none.required.isEmpty)
         #expect(none.optional == [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification])
+        #expect(none.effective == none.optional, "the terminal's rights come preselected")
     }
 }
