@@ -186,6 +186,8 @@ def table():
         else:
             status = case["check"] if named else "missing"
             test = "<br>".join(named) if named else "—"
+            if case["note"]:
+                test += f" ({case['note']})"
         counts[status] = counts.get(status, 0) + 1
         rows.append(f"| {case['id']} | {case['module']} | {case['purpose']} | {status} | {test.replace('|', '/')} |")
     summary = "; ".join(f"{k}: {counts.get(k, 0)}" for k in ("e2e", "unit", "missing", "n.a."))
