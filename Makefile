@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -54,26 +54,33 @@ deb-test: deb deb-testserver
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets); then `eid serve` in AusweisApp2's place on its port:
 # the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
-# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)).
+# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)). Last, the
+# TR-03124-2 conformance report from what these runs printed (kept in $(CONFORMANCE_DIR)).
 test: lint build
+	rm -rf $(CONFORMANCE_DIR)
 	$(SWIFT) build --build-tests
-	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) \
+	  $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
-	$(MAKE) serve-peer-test SERVE_CLIENT=eid
+	$(MAKE) serve-peer-test SERVE_CLIENT=eid SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log
 	$(MAKE) deb-test
+	$(MAKE) conformance-report
 
 # The eID client on port 24727 (issue 17) under test: SERVE_CLIENT=ausweisapp2 (the reference,
 # AusweisApp2 headless; default) or SERVE_CLIENT=eid (`eid serve` of this build). Its HTTP answers,
 # WebSocket SDK, browser-style activations with every eid-testserver fault and RUN_CHANGE_PIN
 # (serve_peer_tests.py), then a real browser, headless chromium (serve_browser_tests.py). What
 # AusweisApp2 answers: Tests/Support/SERVE-PEER.md. `make test` runs it with SERVE_CLIENT=eid.
+# SERVE_LOG=FILE keeps serve_peer_tests.py's output there too (make test: for the conformance report).
 SERVE_CLIENT ?= ausweisapp2
+SERVE_LOG ?=
 serve-peer-test: build
 	bin="$$($(SWIFT) build --show-bin-path)"; client="$(SERVE_CLIENT)"; [ "$$client" != eid ] || client="$$bin"; \
-	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
+	  $(ENV) run $(E2E_DIR) $(if $(SERVE_LOG),$(CONFORMANCE) tee $(SERVE_LOG)) \
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$client"
 
 # TR-03124-2's A1, A2, A4 and E a second time through an HTTP CONNECT proxy: Debian's tinyproxy, which the
@@ -83,6 +90,35 @@ proxy-test: build
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest \
 	  --filter 'ProxyTests|HTTPProxyTests'
+
+# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance"): one line per test case
+# of the catalogue Tests/Conformance/TR-03124-2.tsv (ID, pass/FAIL/missing/n.a., the tests that
+# check it), then `N passed, M failed`; fails when an applicable case has a failing test or none.
+# Tests name their cases: `@Test("EID_CLIENT_A2_05: …")`, peer cases `EID_CLIENT_A1_05: …`.
+# `make conformance` builds once and runs only those tests: the Swift ones (--filter by their
+# function names, Tests/Support/conformance.py swift-filter) and eid serve's peer cases
+# (serve_peer_tests.py with the word EID_CLIENT_); `make test` runs everything anyway and reports
+# from its own output (conformance-report). `make conformance-table` writes the README's table
+# (between <!-- conformance-table --> and <!-- /conformance-table -->) from the catalogue and the
+# test names in the sources.
+CONFORMANCE_DIR ?= $(CURDIR)/.build-conformance
+CONFORMANCE := /usr/bin/python3 Tests/Support/conformance.py
+conformance: build
+	$(SWIFT) build --build-tests
+	rm -rf $(CONFORMANCE_DIR)
+	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	  EID_BIN_DIR="$$bin" $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log \
+	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)"
+	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	  $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/serve-peer-eid.log \
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_
+	$(MAKE) conformance-report
+
+conformance-report:
+	@$(CONFORMANCE) report $(wildcard $(CONFORMANCE_DIR)/*.log)
+
+conformance-table:
+	$(CONFORMANCE) table README.md
 
 # Unit tests only (no pcscd needed).
 unit-test: build
@@ -188,4 +224,4 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 
 clean:
-	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan $(DEB_DIR)
+	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan .build-conformance $(DEB_DIR)

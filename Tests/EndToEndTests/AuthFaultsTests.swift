@@ -46,6 +46,8 @@ extension ThroughPCSCD {
             var messageContains: [String] = []
             /// Text that must appear nowhere in eid's output (besides the PIN, always checked).
             var secrets: [String] = []
+            /// Text eid's standard error must contain (the sentence that tells the user why).
+            var stderrContains: [String] = []
         }
 
         struct Case: Sendable, CustomStringConvertible {
@@ -314,6 +316,9 @@ extension ThroughPCSCD {
                 }
                 for text in expected.resultContains { expect(json.contains(text), "/result without \(text): \(json)") }
             }
+            for text in expected.stderrContains {
+                expect(run.stderr.contains(text), "stderr without \(text): \(run.stderr)")
+            }
             for secret in ["123456"] + expected.secrets {
                 expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "a secret in the output")
             }
@@ -360,7 +365,17 @@ extension ThroughPCSCD {
             }
         }
 
-        @Test func everySuccessVariantEndsOKAndTheServerReadsTheData() throws {
+        /// TR-03124-2: plain is the attached model without PathSecurity (A2_18), psk the PSK channel
+        /// (A2_01), redirect a 303 to the TcToken (A2_07), initframework B_25, eac_additional B_03,
+        /// aux_age B_05; each ends at the refresh address with ResultMajor=ok (A4_01).
+        @Test(
+            """
+            EID_CLIENT_A2_01, EID_CLIENT_A2_07, EID_CLIENT_A2_18, EID_CLIENT_A4_01, EID_CLIENT_B_01, \
+            EID_CLIENT_B_03, EID_CLIENT_B_05, EID_CLIENT_B_25: every success variant ends ok and the server reads \
+            the data
+            """
+        )
+        func everySuccessVariantEndsOKAndTheServerReadsTheData() throws {
             try Self.run(Self.successes, server: Self.server, withCard: true)
         }
 
@@ -373,11 +388,21 @@ extension ThroughPCSCD {
             try Self.run([Self.success(fault, "?fault=" + fault)], server: Self.server, withCard: true)
         }
 
-        @Test func faultsFoundBeforeTheCardEndWithAusweisAppsResultAndAskForNoPIN() throws {
+        /// TR-03124-2: tls_not_in_description (the one server is eService and eID server: A3_01,
+        /// A3_02), sop_violation (A3_04), description_hash_mismatch (A3_06), expired_at (B_28).
+        @Test(
+            """
+            EID_CLIENT_A3_01, EID_CLIENT_A3_02, EID_CLIENT_A3_04, EID_CLIENT_A3_06, EID_CLIENT_B_28: faults found \
+            before the card end with AusweisApp's result and ask for no PIN
+            """
+        )
+        func faultsFoundBeforeTheCardEndWithAusweisAppsResultAndAskForNoPIN() throws {
             try Self.run(Self.foundBeforeTheCard + [Self.pskWrongKey], server: Self.server, withCard: false)
         }
 
-        @Test func faultsFoundWithTheCardEndWithAusweisAppsResult() throws {
+        /// TR-03124-2: http_refresh (A2_26), final_error (B_23).
+        @Test("EID_CLIENT_A2_26, EID_CLIENT_B_23: faults found with the card end with AusweisApp's result")
+        func faultsFoundWithTheCardEndWithAusweisAppsResult() throws {
             try Self.run(Self.foundWithTheCard, server: Self.server, withCard: true)
         }
 
@@ -449,7 +474,8 @@ extension ThroughPCSCD {
 
         /// A tcTokenURL that answers 200 with text that is no TcToken (Tests/Support/https_test_server.py's
         /// /final): refused, no url.
-        @Test func aMalformedTcTokenIsRefused() throws {
+        @Test("EID_CLIENT_A2_12: a tcTokenURL answering text that is no TcToken is refused")
+        func aMalformedTcTokenIsRefused() throws {
             let pki = try Self.tlsPKI.get()
             let python = Process()
             python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

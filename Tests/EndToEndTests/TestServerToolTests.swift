@@ -218,7 +218,9 @@ struct TestServerToolTests {
             "transmit_change_pin",
             "oversized_ta_signature", "oversized_aux_data", "transmit_batch", "transmit_stop",
             "transmit_status_prefix", "eac2_other_at", "eac2_expired_at", "end_after_eac1", "end_after_eac2",
-            "end_after_eac2_challenge", "end_after_eac_additional",
+            "end_after_eac2_challenge", "end_after_eac_additional", "empty_tctoken", "redirect_307", "redirect_404",
+            "server_address_404", "refresh_404_no_error_address", "redirect_302", "redirect_http",
+            "blank_tctoken",
         ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")
         }

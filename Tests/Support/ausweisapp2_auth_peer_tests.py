@@ -49,19 +49,32 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None, tr=None, c3=None, tls2=None):
+         tls=None, tr=None, c3=None, tls2=None, browser=404, cancel_after_pin=False):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
-    "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
+    "unchanged": still the previous session's, as the client never reached the PAOS endpoint; "any": not
+    looked at, for a case that finishes no session late in the run, when an earlier case's unused
+    session may time out meanwhile and change /result);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
-    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `c3`, when
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `tr`,
+    when given, the TR-03124-2 test cases it stages ("A2_05" or "A4_09,D_14"), named first in the case's
+    name (EID_CLIENT_A2_05: …; serve_peer_tests.py's runs of eid serve count for them: `make conformance`);
+    `browser`, for a case without address (url NONE), the status of the error page a browser activation gets
+    (serve_peer_tests.py): 404 when no TcToken came, 400 when one did but no address came of it;
+    `cancel_after_pin`: CANCEL sent right after SET_PIN; `c3`, when
     given, stages a CVCA link chain of TR-03124-2 module C3 (see `c3_case`); `tls2`, when given, a TLS-2 server
-    of module E (see `tls2_case`); `tr`, when given, is the TR-03124-2 test case the fault stages
-    (EID_CLIENT_B_20), which starts the case's name."""
+    of module E (see `tls2_case`)."""
     return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
-                tr=tr, c3=c3, tls2=tls2)
+                tr=tr, browser=browser, cancel_after_pin=cancel_after_pin, c3=c3, tls2=tls2)
+
+
+def tr_prefix(expected):
+    """The prefix of the name of a case with tr="A4_09,D_14" ("EID_CLIENT_A4_09, EID_CLIENT_D_14: "), else ""."""
+    if not expected.get("tr"):
+        return ""
+    return ", ".join("EID_CLIENT_" + name.strip() for name in expected["tr"].split(",")) + ": "
 
 
 # The certificates of the TLS-2 cases, made once per run (openssl req): key options, subject, extension.
@@ -161,25 +174,50 @@ CASES = [
     # TR-03124-2 module B (the eCard-API profile). Transmit: every APDU in one batch, an acceptable 6300 among
     # them; a read the card refuses (6982, not acceptable) second in a batch, after which the client must stop
     # (the server sends the rest again); AcceptableStatusCodes of one byte.
-    success("transmit_batch", tr="EID_CLIENT_B_06"),
+    success("transmit_batch", tr="B_06"),
     # AusweisApp2 stops at the refused read (TransmitCommand), reports al/common#unknownError in that
     # TransmitResponse and goes on with the next Transmit; the server reads the rest and ends with ok, but the
     # status StateTransmit set for the TransmitResponse (Card_Unexpected_Transmit_Status) stays to the end: its
     # AUTH is an error although the server's StartPAOSResponse is ok. eid does the same (serve_peer_tests.py
     # expects this case of eid serve too).
-    case("transmit_stop", "error", "al/common#unknownError", result="ok", tr="EID_CLIENT_B_07"),
-    success("transmit_status_prefix", tr="EID_CLIENT_B_33"),
+    case("transmit_stop", "error", "al/common#unknownError", result="ok", tr="B_07"),
+    success("transmit_status_prefix", tr="B_33"),
     # Another eService's AT certificate, or an expired one, in EAC2InputType: ignored (StateProcessCertificatesFromEac2).
-    success("eac2_other_at", tr="EID_CLIENT_B_09"),
-    success("eac2_expired_at", tr="EID_CLIENT_B_10"),
+    success("eac2_other_at", tr="B_09"),
+    success("eac2_expired_at", tr="B_10"),
     # The server ends early with StartPAOSResponse al/common#internalError: after the EAC1 output, after the EAC2
     # output, instead of EACAdditionalInputType, and after the EAC2 output of that round.
-    case("end_after_eac1", "error", "al/common#internalError", reason="end_after_eac1", tr="EID_CLIENT_B_20"),
-    case("end_after_eac2", "error", "al/common#internalError", reason="end_after_eac2", tr="EID_CLIENT_B_21"),
+    case("end_after_eac1", "error", "al/common#internalError", reason="end_after_eac1", tr="B_20"),
+    case("end_after_eac2", "error", "al/common#internalError", reason="end_after_eac2", tr="B_21"),
     case("end_after_eac2_challenge", "error", "al/common#internalError", reason="end_after_eac2_challenge",
-         tr="EID_CLIENT_B_22"),
+         tr="B_22"),
     case("end_after_eac_additional", "error", "al/common#internalError", reason="end_after_eac_additional",
-         tr="EID_CLIENT_B_22"),
+         tr="B_22"),
+    # TR-03124-2 cases of the TcToken fetch and the refresh address (issue 18; eid: ConformanceA2Tests):
+    # 307 to the TcToken; a TcToken empty but for its CommunicationErrorAddress (the browser goes there); a
+    # redirect to 404 (no TcToken, no address); a ServerAddress answering 404 (the refresh address with the
+    # error; no session finishes); after the data were read, a refresh address of another origin answering 404
+    # and no CommunicationErrorAddress (no address at all).
+    case("redirect_307", "ok", result="ok", tr="A2_08"),
+    case("empty_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=COMMUNICATION_ERROR, result="any",
+         asked=(), tr="A2_05"),
+    case("redirect_404", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_09,D_16_c"),
+    case("server_address_404", "error", "dp#trustedChannelEstablishmentFailed", result="any", asked=(),
+         tr="A2_15"),
+    case("refresh_404_no_error_address", "error", "al/common#communicationError", url=NONE, result="ok",
+         tr="A4_09,D_14,D_16_g", browser=400),
+    # 302 to the TcToken; a redirect to http on the way to it (not followed: no TcToken, no address; 400 to a
+    # browser, as for an http tcTokenURL).
+    case("redirect_302", "ok", result="ok", tr="A2_06"),
+    case("redirect_http", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_10,D_16_d", browser=400),
+    # A blank (one space) instead of the TcToken: no TcToken, no address.
+    case("blank_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_12,D_16_f"),
+    # CANCEL right after the PIN, while the client works with the server (each PAOS answer 1 s late): the
+    # user's cancel, reported to the server, at the refresh address.
+    case("slow", "error", "sal#cancellationByUser", tr="A4_11", cancel_after_pin=True),
     # TR-03124-2 module C3 last: each case with a card of its own (AusweisApp2 with pre-verification off builds
     # the card's chain from the CAR PACE gives, through EAC1's and EAC2's link certificates).
     c3_case("EID_CLIENT_C3_01 r=1 s=4", (1,), 4, 1, 5),
@@ -268,11 +306,11 @@ def verified_certificates(card):
     return len(lines), all(line.endswith("sw=9000") for line in lines)
 
 
-async def authenticate(client, url):
+async def authenticate(client, url, cancel_after_pin=False):
     """RUN_AUTH at `url` (None: a browser started the workflow, the client only answers):
-    ACCEPT the access rights, the PIN when asked; returns the final AUTH and the names of the
-    questions asked. Anything else asked is answered with CANCEL, and the case fails once the
-    workflow has ended."""
+    ACCEPT the access rights, the PIN when asked (with `cancel_after_pin`, CANCEL right after it);
+    returns the final AUTH and the names of the questions asked. Anything else asked is answered
+    with CANCEL, and the case fails once the workflow has ended."""
     if url:
         await client.send("RUN_AUTH", tcTokenURL=url)
     asked = []
@@ -287,6 +325,8 @@ async def authenticate(client, url):
         elif name == "ENTER_PIN" and message.get("reader", {}).get("card", {}).get("retryCounter") == 3:
             asked.append(name)
             await client.send("SET_PIN", value=PIN)
+            if cancel_after_pin:
+                await client.send("CANCEL")
         elif name not in ("AUTH", "CERTIFICATE", "INFO"):
             await client.send("CANCEL")
             await client.expect("AUTH", timeout=15.0, ignore=("READER", "STATUS", "INSERT_CARD", name))
@@ -326,7 +366,9 @@ def check(expected, final, asked, result, previous, origin):
         raise CaseFailed(f"AUTH url {final.get('url')!r}, expected the {expected['url']} address")
     if asked != expected["asked"]:
         raise CaseFailed(f"AusweisApp2 asked {list(asked)}, expected {list(expected['asked'])}")
-    if expected["result"] == "unchanged":
+    if expected["result"] == "any":
+        pass
+    elif expected["result"] == "unchanged":
         if result != previous:
             raise CaseFailed(f"/result changed, but the client should not have reached PAOS: {result[:300]}")
     elif expected["result"] == "ok":
@@ -370,7 +412,8 @@ class Runner:
             return await self.run_tls2_case(expected)
         previous = self.server.result()
         before = verified_certificates(self.card)[0] if expected["c3"] else 0
-        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
+        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]),
+                                          expected.get("cancel_after_pin", False))
         result = self.server.result()
         if self.probe:
             print("  " + describe(expected["fault"], final, asked, result))
@@ -537,8 +580,8 @@ class Runner:
             return expected["c3"]["name"] + " (auth)"
         if expected["tls2"]:
             return expected["tls2"]["name"] + " (auth)"
-        name = "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
-        return f"{expected['tr']} {name}" if expected["tr"] else name
+        return tr_prefix(expected) + "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"]
+                                                 else expected["fault"] or "no fault")
 
     async def main(self, cases):
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
