@@ -28,6 +28,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case cancelled
     /// Any other libcurl failure (its code and its text).
     case transferFailed(code: Int, message: String)
+    /// libcurl or libssl could not be loaded (they are loaded on first use): what is missing, what to install.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -45,6 +47,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tls(let error): return error.description
         case .cancelled: return "cancelled"
         case .transferFailed(let code, let message): return "the HTTP request failed: \(message) (libcurl \(code))"
+        case .libraryMissing(let problem): return problem
         }
     }
 }

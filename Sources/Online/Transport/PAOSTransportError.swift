@@ -22,6 +22,8 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
     case cancelled
     /// After EAC1, a connection presented a TLS certificate the certificate description does not list.
     case certificateNotInDescription
+    /// The HTTP client's libraries (libcurl, libssl) could not be loaded: what is missing, what to install.
+    case clientLibraryMissing(String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,7 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
         case .certificateNotInDescription:
             return "the eID server's TLS certificate on a new connection is not listed in the service's "
                 + "certificate description; nothing was sent over it"
+        case .clientLibraryMissing(let problem): return problem
         }
     }
 }
