@@ -234,9 +234,10 @@ def memory_part():
     by part (memory.breakdown)."""
     eid = f"{BIN}/eid"
     card = SoftwareCard(BIN, PORT)
-    server = TestServer()
+    server = None
     rows, columns = [], []
     try:
+        server = TestServer()
         wait_for_card()
         version = memory.at_exit([eid, "--version"])
         rows.append(("`eid --version`", memory.peak_rss_kib([eid, "--version"]), version[0], "at exit", "-"))
@@ -279,7 +280,8 @@ def memory_part():
             else:
                 columns.append(("AusweisApp2 (ENTER_PIN)", enter_pin[1]))
     finally:
-        server.stop()
+        if server:
+            server.stop()
         card.stop()
         wait_for_empty_reader()
     print("\nmemory (issue 19): peak RSS = GNU time %M of the command itself (serve, AusweisApp2: VmHWM); RSS and PSS "
