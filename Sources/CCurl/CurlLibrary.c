@@ -84,24 +84,23 @@ static const char *resolve(void *curl, void *ssl) {
     return NULL;
 }
 
+/* Opens `file`; NULL, with the sentence of what to install, when it cannot. */
+static void *open_library(const char *file, const char *name, const char *package) {
+    void *library = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (library == NULL) {
+        snprintf(problem_text, sizeof problem_text, "%s is not installed (%s); eid needs it to go online: apt install %s",
+                 name, dlerror(), package);
+        problem = problem_text;
+    }
+    return library;
+}
+
 static void load(void) {
     /* libcurl first: it brings libssl.so.3 (Debian's libcurl4 is built on OpenSSL 3), which the second
      * dlopen then only finds. RTLD_LOCAL: nothing else in the process binds to them by accident. */
-    void *curl = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (curl == NULL) {
-        snprintf(problem_text, sizeof problem_text,
-                 "libcurl is not installed (%s); eid needs it to go online: apt install libcurl4", dlerror());
-        problem = problem_text;
-        return;
-    }
-    void *ssl = dlopen("libssl.so.3", RTLD_NOW | RTLD_LOCAL);
-    if (ssl == NULL) {
-        snprintf(problem_text, sizeof problem_text,
-                 "OpenSSL's libssl is not installed (%s); eid needs it to go online: apt install libssl3",
-                 dlerror());
-        problem = problem_text;
-        return;
-    }
+    void *curl = open_library("libcurl.so.4", "libcurl", "libcurl4");
+    void *ssl = curl == NULL ? NULL : open_library("libssl.so.3", "OpenSSL's libssl", "libssl3");
+    if (ssl == NULL) return;
     const char *missing = resolve(curl, ssl);
     if (missing != NULL) {
         snprintf(problem_text, sizeof problem_text,

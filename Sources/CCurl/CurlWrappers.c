@@ -1,55 +1,33 @@
 /* The typed wrappers of include/CCurl.h over libcurl's variadic functions and OpenSSL's macros. */
 #include "CurlLibrary.h"
 
-CURLcode eid_curl_setopt_long(CURL *h, CURLoption o, long v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, o, v);
-}
-CURLcode eid_curl_setopt_pointer(CURL *h, CURLoption o, void *v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, o, v);
-}
-CURLcode eid_curl_setopt_string(CURL *h, CURLoption o, const char *v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, o, v);
-}
-CURLcode eid_curl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, o, v);
-}
-CURLcode eid_curl_set_write_function(CURL *h, curl_write_callback f) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, CURLOPT_WRITEFUNCTION, f);
-}
+/* libcurl's variadic calls once it is loaded; CURLE_FAILED_INIT when it is not. */
+#define EID_SETOPT(h, option, value)                                                                       \
+    (eid_curl_load() != NULL ? CURLE_FAILED_INIT : eid_curl_easy_setopt_loaded(h, option, value))
+#define EID_GETINFO(h, info, value)                                                                        \
+    (eid_curl_load() != NULL ? CURLE_FAILED_INIT : eid_curl_easy_getinfo_loaded(h, info, value))
+
+CURLcode eid_curl_setopt_long(CURL *h, CURLoption o, long v) { return EID_SETOPT(h, o, v); }
+CURLcode eid_curl_setopt_pointer(CURL *h, CURLoption o, void *v) { return EID_SETOPT(h, o, v); }
+CURLcode eid_curl_setopt_string(CURL *h, CURLoption o, const char *v) { return EID_SETOPT(h, o, v); }
+CURLcode eid_curl_setopt_offset(CURL *h, CURLoption o, curl_off_t v) { return EID_SETOPT(h, o, v); }
+CURLcode eid_curl_set_write_function(CURL *h, curl_write_callback f) { return EID_SETOPT(h, CURLOPT_WRITEFUNCTION, f); }
 CURLcode eid_curl_set_header_function(CURL *h, curl_write_callback f) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, CURLOPT_HEADERFUNCTION, f);
+    return EID_SETOPT(h, CURLOPT_HEADERFUNCTION, f);
 }
 CURLcode eid_curl_set_xferinfo_function(CURL *h, curl_xferinfo_callback f) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, CURLOPT_XFERINFOFUNCTION, f);
+    return EID_SETOPT(h, CURLOPT_XFERINFOFUNCTION, f);
 }
 CURLcode eid_curl_set_ssl_ctx_function(CURL *h, curl_ssl_ctx_callback f) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, CURLOPT_SSL_CTX_FUNCTION, f);
+    return EID_SETOPT(h, CURLOPT_SSL_CTX_FUNCTION, f);
 }
 CURLcode eid_curl_set_prereq_function(CURL *h, curl_prereq_callback f) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_setopt_loaded(h, CURLOPT_PREREQFUNCTION, f);
+    return EID_SETOPT(h, CURLOPT_PREREQFUNCTION, f);
 }
 
-CURLcode eid_curl_getinfo_long(CURL *h, CURLINFO i, long *v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_getinfo_loaded(h, i, v);
-}
-CURLcode eid_curl_getinfo_offset(CURL *h, CURLINFO i, curl_off_t *v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_getinfo_loaded(h, i, v);
-}
-CURLcode eid_curl_getinfo_string(CURL *h, CURLINFO i, char **v) {
-    if (eid_curl_load() != NULL) return CURLE_FAILED_INIT;
-    return eid_curl_easy_getinfo_loaded(h, i, v);
-}
+CURLcode eid_curl_getinfo_long(CURL *h, CURLINFO i, long *v) { return EID_GETINFO(h, i, v); }
+CURLcode eid_curl_getinfo_offset(CURL *h, CURLINFO i, curl_off_t *v) { return EID_GETINFO(h, i, v); }
+CURLcode eid_curl_getinfo_string(CURL *h, CURLINFO i, char **v) { return EID_GETINFO(h, i, v); }
 SSL *eid_curl_tls_ssl(CURL *h) {
     struct curl_tlssessioninfo *info = NULL;
     if (eid_curl_load() != NULL || eid_curl_easy_getinfo_loaded(h, CURLINFO_TLS_SSL_PTR, &info) != CURLE_OK
