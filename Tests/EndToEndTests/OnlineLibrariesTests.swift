@@ -49,24 +49,32 @@ import Testing
         #expect(files.filter(isOnline).isEmpty, "\(files.sorted())")
     }
 
-    /// Without libcurl (a private mount namespace binds /dev/null over it), `eid auth` ends with an
-    /// AUTH result whose message says to install libcurl4, and no card was asked for.
-    @Test(
-        .enabled(
-            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare"),
-            "needs root and unshare(1) for a private mount namespace"))
-    func authWithoutLibcurlSaysWhatToInstall() throws {
-        let libcurl = try #require(
-            ["/lib/x86_64-linux-gnu/libcurl.so.4", "/usr/lib/x86_64-linux-gnu/libcurl.so.4", "/usr/lib64/libcurl.so.4"]
-                .first { FileManager.default.fileExists(atPath: $0) }, "libcurl.so.4 is not where Debian puts it")
-        let eid = E2E.binDir.appendingPathComponent("eid").path
-        let result = try runProgram(
+    /// Whether a library can be hidden: root and unshare(1) for a private mount namespace.
+    static let canHide = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/unshare")
+
+    /// Runs `eid arguments` where the library `file` (libcurl.so.4, libxml2.so.2) is /dev/null: a
+    /// private mount namespace binds /dev/null over it, so dlopen fails as if it were not installed.
+    static func runEIDWithout(_ file: String, _ arguments: [String], environment: [String: String] = [:]) throws
+        -> RunResult
+    {
+        let library = try #require(
+            ["/lib/x86_64-linux-gnu/", "/usr/lib/x86_64-linux-gnu/", "/usr/lib64/"].map { $0 + file }
+                .first { FileManager.default.fileExists(atPath: $0) }, "\(file) is not where Debian puts it")
+        return try runProgram(
             "/usr/bin/unshare",
             [
                 "--mount", "--propagation", "private", "sh", "-c",
                 #"lib=$1; shift; mount --bind /dev/null "$lib" && exec "$@""#,
-                "sh", libcurl, eid, "auth", "--json", "--simulator", "https://127.0.0.1:9/tctoken",
-            ])
+                "sh", library, E2E.binDir.appendingPathComponent("eid").path,
+            ] + arguments, environment: environment, timeout: 60)
+    }
+
+    /// Without libcurl, `eid auth` ends with an AUTH result whose message says to install libcurl4, and no
+    /// card was asked for.
+    @Test(.enabled(if: canHide, "needs root and unshare(1) for a private mount namespace"))
+    func authWithoutLibcurlSaysWhatToInstall() throws {
+        let result = try Self.runEIDWithout(
+            "libcurl.so.4", ["auth", "--json", "--simulator", "https://127.0.0.1:9/tctoken"])
         let messages = messageNames(result.stdoutLines)
         #expect(result.status != 0)
         #expect(messages.first == "AUTH" && messages.last == "AUTH", "\(result.stdout)")
