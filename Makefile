@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test demo bench install uninstall completions format lint clean test-pki fuzz sanitize
+.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -24,56 +24,101 @@ build: deps
 release: deps
 	$(RELEASE)
 
-# The Debian package of eid and eid-sim (stripped), the man page and the completions: $(DEB_DIR)/eid_*.deb
-# Only the packaged products are built in release mode here, so that make test does not also
-# compile SwiftNIO (eid-testserver) with optimisation.
+# The Debian package of eid and eid-sim (stripped), their man pages, the completions, copyright and
+# changelog (packaging/debian): $(DEB_DIR)/eid_*.deb. lintian judges it; an error fails (make test's
+# deb-test fails on a warning too). dpkg-dev (dpkg-shlibdeps) and lintian come with `make deps`.
 deb: deps
 	$(RELEASE) --product eid
 	$(RELEASE) --product eid-sim
-	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
-	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
-	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)
+	deb=$$(packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR)) && \
+	  echo "$$deb: $$(stat -c %s "$$deb") bytes" && lintian --fail-on error "$$deb"
 
-# eid-testserver (stripped), its man page and completions as a package of its own:
-# $(DEB_DIR)/eid-testserver_*.deb. Not part of `make deb` (nor of `make test`): it compiles SwiftNIO
-# with optimisation, and users of eid need no test server.
+# eid-testserver (stripped), its man page, completions, copyright and changelog as a package of its
+# own: $(DEB_DIR)/eid-testserver_*.deb (users of eid need no test server), judged by lintian as
+# `make deb`. Only the packaged products are built in release mode.
 deb-testserver: deps
 	$(RELEASE) --product eid-testserver
-	@command -v dpkg-shlibdeps >/dev/null || { echo "deb: installing dpkg-dev (dpkg-shlibdeps)"; \
-	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends dpkg-dev >/dev/null; }
-	packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR) eid-testserver
+	deb=$$(packaging/build-deb.sh "$$($(RELEASE) --show-bin-path)" $(DEB_DIR) eid-testserver) && \
+	  echo "$$deb: $$(stat -c %s "$$deb") bytes" && lintian --fail-on error "$$deb"
 
-# The packaged eid runs with the Swift toolchain hidden (part of `make test`).
-deb-test: deb
-	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)"
+# Both packages pass lintian without a warning, and the packaged eid authenticates against the
+# packaged eid-testserver with the Swift toolchain hidden (part of `make test`).
+deb-test: deb deb-testserver
+	Tests/Support/deb-test.sh "$$(ls -t $(DEB_DIR)/eid_*.deb | head -n 1)" \
+	  "$$(ls -t $(DEB_DIR)/eid-testserver_*.deb | head -n 1)"
 
-# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim; then AusweisApp2 as
+# Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim (among them the proxy runs,
+# `make proxy-test`); then AusweisApp2 as
 # an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
 # it against eid-testserver, and as the client of vsmartcard's nPA emulator against
 # `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets); then `eid serve` in AusweisApp2's place on its port:
 # the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
-# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)).
+# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)). Last, the
+# TR-03124-2 conformance report from what these runs printed (kept in $(CONFORMANCE_DIR)).
 test: lint build
+	rm -rf $(CONFORMANCE_DIR)
 	$(SWIFT) build --build-tests
-	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) \
+	  $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
-	$(MAKE) serve-peer-test SERVE_CLIENT=eid
+	$(MAKE) serve-peer-test SERVE_CLIENT=eid SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log
 	$(MAKE) deb-test
+	$(MAKE) conformance-report
 
 # The eID client on port 24727 (issue 17) under test: SERVE_CLIENT=ausweisapp2 (the reference,
 # AusweisApp2 headless; default) or SERVE_CLIENT=eid (`eid serve` of this build). Its HTTP answers,
 # WebSocket SDK, browser-style activations with every eid-testserver fault and RUN_CHANGE_PIN
 # (serve_peer_tests.py), then a real browser, headless chromium (serve_browser_tests.py). What
 # AusweisApp2 answers: Tests/Support/SERVE-PEER.md. `make test` runs it with SERVE_CLIENT=eid.
+# SERVE_LOG=FILE keeps serve_peer_tests.py's output there too (make test: for the conformance report).
 SERVE_CLIENT ?= ausweisapp2
+SERVE_LOG ?=
 serve-peer-test: build
 	bin="$$($(SWIFT) build --show-bin-path)"; client="$(SERVE_CLIENT)"; [ "$$client" != eid ] || client="$$bin"; \
-	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
+	  $(ENV) run $(E2E_DIR) $(if $(SERVE_LOG),$(CONFORMANCE) tee $(SERVE_LOG)) \
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$client"
+
+# TR-03124-2's A1, A2, A4 and E a second time through an HTTP CONNECT proxy: Debian's tinyproxy, which the
+# tests start on loopback themselves (EndToEndTests' ProxyTests), and the proxy variables read as curl reads
+# them (TLSTests' HTTPProxyTests). Part of `make test`; this runs them alone.
+proxy-test: build
+	$(SWIFT) build --build-tests
+	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest \
+	  --filter 'ProxyTests|HTTPProxyTests'
+
+# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance"): one line per test case
+# of the catalogue Tests/Conformance/TR-03124-2.tsv (ID, pass/FAIL/missing/n.a., the tests that
+# check it), then `N passed, M failed`; fails when an applicable case has a failing test or none.
+# Tests name their cases: `@Test("EID_CLIENT_A2_05: …")`, peer cases `EID_CLIENT_A1_05: …`.
+# `make conformance` builds once and runs only those tests: the Swift ones (--filter by their
+# function names, Tests/Support/conformance.py swift-filter) and eid serve's peer cases
+# (serve_peer_tests.py with the word EID_CLIENT_); `make test` runs everything anyway and reports
+# from its own output (conformance-report). `make conformance-table` writes the README's table
+# (between <!-- conformance-table --> and <!-- /conformance-table -->) from the catalogue and the
+# test names in the sources.
+CONFORMANCE_DIR ?= $(CURDIR)/.build-conformance
+CONFORMANCE := /usr/bin/python3 Tests/Support/conformance.py
+conformance: build
+	$(SWIFT) build --build-tests
+	rm -rf $(CONFORMANCE_DIR)
+	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	  EID_BIN_DIR="$$bin" $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log \
+	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)"
+	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	  $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/serve-peer-eid.log \
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_
+	$(MAKE) conformance-report
+
+conformance-report:
+	@$(CONFORMANCE) report $(wildcard $(CONFORMANCE_DIR)/*.log)
+
+conformance-table:
+	$(CONFORMANCE) table README.md
 
 # Unit tests only (no pcscd needed).
 unit-test: build
@@ -152,6 +197,7 @@ install: release
 	install -D -m 755 "$$bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid"; \
 	install -D -m 755 "$$bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-sim"; \
 	install -D -m 755 "$$bin/eid-testserver" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	install -D -m 644 man/eid-sim.1 "$(DESTDIR)$(PREFIX)/share/man/man1/eid-sim.1"
 	for page in eid eid-testserver; do \
 	  install -D -m 644 man/$$page.1 "$(DESTDIR)$(PREFIX)/share/man/man1/$$page.1"; \
 	  install -D -m 644 completions/$$page.bash "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/$$page"; \
@@ -172,9 +218,10 @@ uninstall:
 	    "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_$$page" \
 	    "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$$page.fish"; \
 	done
-	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver"
+	rm -f "$(DESTDIR)$(PREFIX)/bin/eid" "$(DESTDIR)$(PREFIX)/bin/eid-sim" "$(DESTDIR)$(PREFIX)/bin/eid-testserver" \
+	  "$(DESTDIR)$(PREFIX)/share/man/man1/eid-sim.1"
 	rm -f "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.socket" "$(DESTDIR)$(PREFIX)/lib/systemd/user/eid.service" \
 	  "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 
 clean:
-	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan $(DEB_DIR)
+	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan .build-conformance $(DEB_DIR)

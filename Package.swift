@@ -71,6 +71,9 @@ let package = Package(
         .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
         .systemLibrary(name: "COpenPACE", pkgConfig: "libeac", providers: [.apt(["libeac-dev"])]),
+        // libxml2's XML Schema validation: only ECardAPISchema (tests) uses it; eid's XML stays in CLibXML2.
+        .systemLibrary(
+            name: "CXMLSchema", path: "Tests/CXMLSchema", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // No dependencies and no Foundation: SDK (messages, commands) and CardSimulator (profiles)
         // share it without either depending on the other or on a card layer.
         .target(name: "OrderedJSON"),
@@ -222,8 +225,18 @@ let package = Package(
             name: "CardSimulatorTests", dependencies: ["CardSimulator", "EAC", "SmartCard", "TestPKI"]
         ),
         .testTarget(name: "SDKTests", dependencies: ["SDK"]),
+        // The eCard-API framework's XML schemas (TR-03112, from Open eCard) and the SOAP 1.1 envelope's,
+        // compiled by libxml2: an independent reader for every PAOS message eid sends (Schemas/README.md).
+        // A test target without tests of its own (as OpenPACEPeer), used by OnlineTests and EndToEndTests.
+        // Its Schemas/ are read from the source tree, not bundled: a bundle's accessor imports Foundation,
+        // whose ICU headers clash with libxml2's in one module.
         .testTarget(
-            name: "OnlineTests", dependencies: ["Online", "SmartCard", "LockedPages"], resources: [.copy("Fixtures")]
+            name: "ECardAPISchema", dependencies: ["CXMLSchema", "SmartCard"], path: "Tests/ECardAPISchema",
+            exclude: ["Schemas"]
+        ),
+        .testTarget(
+            name: "OnlineTests", dependencies: ["Online", "SmartCard", "LockedPages", "ECardAPISchema"],
+            resources: [.copy("Fixtures")]
         ),
         // Against independent peers: openssl s_server and a Python https server, on loopback; and
         // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
@@ -232,6 +245,7 @@ let package = Package(
             name: "WorkflowsTests",
             dependencies: [
                 "Workflows", "Faces", "SDK", "CardSimulator", "SmartCard", "EAC", "EIDCrypto", "Online", "TestPKI",
+                "ECardAPISchema",
             ]
         ),
         .testTarget(
@@ -257,7 +271,9 @@ let package = Package(
         // library terminal and OpenPACE's, with certificates from the test PKI.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer"]
+            dependencies: [
+                "PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer", "ECardAPISchema",
+            ]
         ),
         .testTarget(
             name: "FuzzTargetsTests",

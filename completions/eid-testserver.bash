@@ -186,9 +186,9 @@ _eid-testserver() {
 
 _eid-testserver_serve() {
     repeating_flags=()
-    non_repeating_flags=(--psk -h --help)
+    non_repeating_flags=(--psk --log-requests -h --help)
     repeating_options=()
-    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port)
+    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port --record-paos --cvca-generation --eac1-links-from)
     __eid-testserver_offer_flags_options 0
 
     # Offer option value completions
@@ -224,6 +224,15 @@ _eid-testserver_serve() {
         return
         ;;
     '--client-port')
+        return
+        ;;
+    '--record-paos')
+        return
+        ;;
+    '--cvca-generation')
+        return
+        ;;
+    '--eac1-links-from')
         return
         ;;
     esac

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# make deb: packages the release build of eid and eid-sim, the man page, the completions, the
+# make deb: packages the release build of eid and eid-sim, their man pages, the completions, the
 # systemd user units (eid.socket, eid.service) and the eid:// desktop entry as a Debian package,
 # with dpkg-deb; make deb-testserver: eid-testserver, its man page and completions
-# as a package of its own (eid-testserver). Usage: packaging/build-deb.sh BIN_DIR OUT_DIR [PACKAGE]
+# as a package of its own (eid-testserver). Both carry the copyright file (DEP-5) and the changelog
+# of packaging/debian in /usr/share/doc/PACKAGE; the changelog's last entry gives the Maintainer
+# field and must have the version of Sources/Online/EIDVersion.swift.
+# Usage: packaging/build-deb.sh BIN_DIR OUT_DIR [PACKAGE]
 # (PACKAGE: eid, the default, or eid-testserver). Prints the path of the .deb. The binaries link
 # the Swift runtime statically (make release); it refuses to package them if ldd shows a library
 # from the Swift toolchain.
@@ -21,6 +24,13 @@ esac
 # The project's one version (eid --version prints it; eid-testserver has no --version).
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' "$root/Sources/Online/EIDVersion.swift")
 [ -n "$version" ] || { echo "build-deb.sh: no version in Sources/Online/EIDVersion.swift" >&2; exit 1; }
+changelog=$root/packaging/debian/changelog
+logged=$(dpkg-parsechangelog -l "$changelog" -S Version)
+[ "$logged" = "$version" ] || {
+    echo "build-deb.sh: packaging/debian/changelog's last entry is $logged, eid is $version: add an entry" >&2
+    exit 1
+}
+maintainer=$(dpkg-parsechangelog -l "$changelog" -S Maintainer)
 arch=$(dpkg --print-architecture)
 stage=$(mktemp -d)
 chmod 755 "$stage"
@@ -29,12 +39,19 @@ trap 'rm -rf "$stage"' EXIT
 binaries=()
 for exe in "${executables[@]}"; do
     install -D -m 755 "$bin/$exe" "$stage/usr/bin/$exe"
-    strip --strip-unneeded "$stage/usr/bin/$exe"
+    strip --strip-unneeded --remove-section=.comment --remove-section=.note "$stage/usr/bin/$exe"
     binaries+=("$stage/usr/bin/$exe")
 done
-install -d "$stage/usr/share/man/man1"
-gzip -9n < "$root/man/$package.1" > "$stage/usr/share/man/man1/$package.1.gz"
-install -D -m 644 "$root/completions/$package.bash" "$stage/usr/share/bash-completion/completions/$package"
+install -d "$stage/usr/share/man/man1" "$stage/usr/share/doc/$package"
+for exe in "${executables[@]}"; do
+    gzip -9n < "$root/man/$exe.1" > "$stage/usr/share/man/man1/$exe.1.gz"
+done
+# A native package (no Debian revision): changelog.gz, not changelog.Debian.gz.
+install -m 644 "$root/packaging/debian/copyright" "$stage/usr/share/doc/$package/copyright"
+gzip -9n < "$changelog" > "$stage/usr/share/doc/$package/changelog.gz"
+# bash-completion sources the file: no hashbang (the argument parser writes one).
+install -d "$stage/usr/share/bash-completion/completions"
+sed '1{/^#!/d}' "$root/completions/$package.bash" > "$stage/usr/share/bash-completion/completions/$package"
 install -D -m 644 "$root/completions/_$package" "$stage/usr/share/zsh/vendor-completions/_$package"
 install -D -m 644 "$root/completions/$package.fish" "$stage/usr/share/fish/vendor_completions.d/$package.fish"
 if [ "$package" = eid ]; then
@@ -70,7 +87,7 @@ cat > "$stage/DEBIAN/control" <<CONTROL
 Package: eid
 Version: $version
 Architecture: $arch
-Maintainer: eid maintainers <eid@localhost>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends_line
 Recommends: pcscd, pinentry-gnome3 | pinentry
@@ -78,14 +95,15 @@ Suggests: libccid, vsmartcard-vpcd
 Section: utils
 Priority: optional
 Description: command-line client for the German eID card (nPA, eAT)
- eid talks to the German identity card and the electronic residence permit through
- PC/SC (pcscd): it lists readers and cards with their PIN state and changes the PIN
- (transport PIN, PIN, with CAN and PUK when the card needs them). Every command has a
- JSON mode that speaks the messages of the AusweisApp2 SDK.
+ eid talks to the German identity card and the electronic residence permit
+ through PC/SC (pcscd): it lists readers and cards with their PIN state,
+ changes the PIN (transport PIN, PIN, with CAN and PUK when the card needs
+ them) and authenticates to online services (eid auth, TR-03124). Every
+ command has a JSON mode that speaks the messages of the AusweisApp2 SDK.
  .
  eid serve is the local eID client browsers and SDK clients call on
- 127.0.0.1:24727, started by a systemd user socket (systemctl --user enable --now
- eid.socket); eid:// links open eid auth, which asks through pinentry.
+ 127.0.0.1:24727, started by a systemd user socket (systemctl --user enable
+ --now eid.socket); eid:// links open eid auth, which asks through pinentry.
  .
  eid-sim is a software eID card for tests, plugged into pcscd through vpcd
  (vsmartcard-vpcd).
@@ -95,22 +113,26 @@ cat > "$stage/DEBIAN/control" <<CONTROL
 Package: eid-testserver
 Version: $version
 Architecture: $arch
-Maintainer: eid maintainers <eid@localhost>
+Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 Depends: $depends_line
 Suggests: eid
 Section: devel
 Priority: optional
 Description: local eService and eID server for testing eID logins (TEST ONLY)
- eid-testserver serves a TcToken and the server side of a whole German eID online
- authentication (PAOS, EAC, secure messaging) over HTTPS with OpenSSL, with its own
- test PKI and per-session fault injection, so that an eID login can be tested in CI
- without a card or a real eID server (with eid and eid-sim, package eid). Its keys are
- kept in the clear: never use it for anything real.
+ eid-testserver serves a TcToken and the server side of a whole German eID
+ online authentication (PAOS, EAC, secure messaging) over HTTPS with OpenSSL,
+ with its own test PKI and per-session fault injection, so that an eID login
+ can be tested in CI without a card or a real eID server (with eid and
+ eid-sim, package eid). Its keys are kept in the clear: never use it for
+ anything real.
 CONTROL
 fi
 
+(cd "$stage" && find usr -type f -printf '%P\0' | sort -z | sed -z 's|^|usr/|' | xargs -0 md5sum) > "$stage/DEBIAN/md5sums"
 mkdir -p "$out"
 deb="$out/${package}_${version}_${arch}.deb"
-dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" > /dev/null
+# xz -9: its 64 MiB window spans both executables, so the Swift runtime they share is stored once
+# (6.4 MiB instead of 9.3 MiB with dpkg-deb's default -6 and its 8 MiB window).
+dpkg-deb --root-owner-group -Zxz -z9 --build "$stage" "$deb" > /dev/null
 echo "$deb"

@@ -21,8 +21,9 @@ extension EIDServerSession {
     /// Checks the EAC1 output (the effective CHAT within what was asked and holding every required
     /// right, ID_PICC, the challenge, EF.CardAccess) and makes EAC2: a fresh ephemeral key on the
     /// Chip Authentication curve EF.CardAccess names and the TA signature over ID_PICC ‖ challenge
-    /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional`, wrong for
-    /// `wrong_ta_signature`, padded with zeros for `oversized_ta_signature`).
+    /// ‖ Comp(key) ‖ aux with the AT key (left out for the fault `eac_additional` and the early
+    /// ends after its round, wrong for `wrong_ta_signature`, padded with zeros for
+    /// `oversized_ta_signature`), with the certificates of `eac2_other_at` and `eac2_expired_at`.
     mutating func eac2Input(after output: EAC1OutputType) throws(SessionFailure) -> EAC2InputType {
         guard let chatBytes = output.chat, let chat = try? CHAT(encoded: chatBytes),
             chat.terminalType == .authenticationTerminal
@@ -65,12 +66,23 @@ extension EIDServerSession {
         if configuration.faults.contains(.oversizedTASignature) {
             signature += [UInt8](repeating: 0, count: max(0, ServerFault.oversizedLength - signature.count))
         }
+        // C3: the link certificates from the card's trust point the client names on (TR-03124-2 C3_02, C3_03).
+        let links: [[UInt8]]
+        do {
+            links =
+                try terminal.cvcaChain?.eac2Links(
+                    certificationAuthorityReferences: output.certificationAuthorityReferences
+                ).map { try $0.encoded } ?? []
+        } catch { throw .invalidEAC1Output("CertificationAuthorityReference") }
+        certificationAuthorityReferences = output.certificationAuthorityReferences
         effectiveCHAT = chat
         self.idPICC = idPICC
         self.challenge = challenge
         ephemeralKey = key
-        let withSignature = !configuration.faults.contains(.eacAdditional)
-        return EAC2InputType(ephemeralPublicKey: key.publicKey.encoded, signature: withSignature ? signature : nil)
+        let withSignature = !configuration.faults.contains(where: \.splitsEAC2)
+        return EAC2InputType(
+            certificates: links + terminal.eac2Certificates, ephemeralPublicKey: key.publicKey.encoded,
+            signature: withSignature ? signature : nil)
     }
 
     /// Passive authentication of EF.CardSecurity against the CSCA (a validly signed file of

@@ -4,7 +4,8 @@ import SmartCard
 
 /// The Transmit rounds (AUTH-PROTOCOL 6.7): SELECT of the eID application and a VERIFY per
 /// authenticated auxiliary datum the CHAT allows, then READ BINARY of every data group the
-/// effective CHAT grants that has an SDK name; one APDU per Transmit for `transmit_single`.
+/// effective CHAT grants that has an SDK name; one APDU per Transmit for `transmit_single`, all
+/// in one for `transmit_batch`; a read the card refuses second in the reads for `transmit_stop`.
 extension EIDServerSession {
     func transmitPlan() -> [[ServerCardCommand]] {
         let granted = (effectiveCHAT?.accessRights ?? []).intersection(terminal.grantableRights)
@@ -24,10 +25,22 @@ extension EIDServerSession {
             else { return nil }
             return group
         }.sorted().map(ServerCardCommand.readDataGroup)
-        let batches = [checks, reads].filter { !$0.isEmpty }
+        var readBatch = reads
+        if configuration.faults.contains(.transmitStop),
+            let ungranted = (1...21).first(where: { group in
+                !granted.contains { $0.dataGroup == group && $0.rawValue < AccessRight.writeDG22.rawValue }
+            })
+        {
+            readBatch.insert(.readUngranted(ungranted), at: min(1, readBatch.count))
+        }
+        let batches = [checks, readBatch].filter { !$0.isEmpty }
         if configuration.faults.contains(.transmitSingle) { return batches.joined().map { [$0] } }
+        if configuration.faults.contains(.transmitBatch) { return [Array(batches.joined())] }
         return batches
     }
+
+    /// Whether the Transmits give AcceptableStatusCode as first bytes alone (`transmit_status_prefix`).
+    var acceptsStatusPrefixes: Bool { configuration.faults.contains(.transmitStatusPrefix) }
 
     /// The next Transmit, or StartPAOSResponse when everything was read.
     mutating func nextTransmit(relatesTo: String?) throws(SessionFailure) -> PAOSReply {
@@ -53,15 +66,20 @@ extension EIDServerSession {
         sentBatch = batch
         state = .waitingForTransmitResponse
         let infos = zip(batch, protected).map { command, apdu in
-            Transmit.InputAPDUInfo(apdu.bytes, acceptableStatusCodes: command.acceptableStatusCodes)
+            Transmit.InputAPDUInfo(
+                apdu.bytes, acceptableStatusCodes: command.acceptableStatusCodes(prefixes: acceptsStatusPrefixes))
         }
         return reply(.transmit(Transmit(inputAPDUs: infos)), relatesTo: relatesTo)
     }
 
     /// Unprotects the responses (every MAC checked) and takes what they say: the selection, each
     /// verification's pass or fail, each data group's value. A batch cut short must end with
-    /// the response the client stopped at.
-    mutating func take(_ response: TransmitResponse) throws(SessionFailure) {
+    /// the response the client stopped at: the first whose status word the command's
+    /// AcceptableStatusCode does not accept, and a client must stop there. When that is the
+    /// planned refusal of `transmit_stop`, the commands after it come again in the next Transmit
+    /// and the result is true.
+    @discardableResult
+    mutating func take(_ response: TransmitResponse) throws(SessionFailure) -> Bool {
         transmitResponses += 1
         guard !response.outputAPDUs.isEmpty, response.outputAPDUs.count <= sentBatch.count,
             var secure = secureMessaging
@@ -86,6 +104,10 @@ extension EIDServerSession {
                         name: ServerCardCommand.verificationName(element), passed: sw == .success))
             case .changePIN:
                 guard sw == .success else { throw .cardRefused(command: command.name, sw) }
+            case .readUngranted:
+                guard !ServerCardCommand.accepts(sw, codes: command.acceptableStatusCodes) else {
+                    throw .cardRefused(command: command.name, sw)
+                }
             case .readDataGroup(let number):
                 guard sw == .success || sw.rawValue == 0x6282 else { throw .cardRefused(command: command.name, sw) }
                 if let name = EIDAttribute.name(dataGroup: number) {
@@ -95,6 +117,18 @@ extension EIDServerSession {
                 }
             }
         }
-        guard plain.count == sentBatch.count else { throw .malformedTransmitResponse }
+        let stop = plain.indices.first { index in
+            !ServerCardCommand.accepts(
+                plain[index].statusWord, codes: sentBatch[index].acceptableStatusCodes(prefixes: acceptsStatusPrefixes))
+        }
+        guard let stop else {
+            guard plain.count == sentBatch.count else { throw .malformedTransmitResponse }
+            return false
+        }
+        guard plain.count == stop + 1 else { throw .transmitNotStopped(command: sentBatch[stop].name) }
+        guard case .readUngranted = sentBatch[stop] else { return false }
+        let rest = Array(sentBatch[(stop + 1)...])
+        if !rest.isEmpty { pendingBatches.insert(rest, at: 0) }
+        return true
     }
 }

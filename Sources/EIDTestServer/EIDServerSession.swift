@@ -58,6 +58,8 @@ public struct EIDServerSession: Sendable {
     var read: [SessionResult.Attribute] = []
     var verified: [SessionResult.Verification] = []
     var passiveAuthentication: SessionResult.PassiveAuthenticationStatus?
+    /// The CARs the client's EAC1 output named (the card's trust points its chain did not reach).
+    var certificationAuthorityReferences: [String] = []
 
     /// A new session, waiting for StartPAOS. Throws when the certificates its faults need
     /// cannot be issued.
@@ -67,9 +69,16 @@ public struct EIDServerSession: Sendable {
         self.configuration = configuration
         self.clock = clock
         lastActivity = clock.now()
-        terminal = try SessionTerminal(pki: configuration.pki, faults: configuration.faults, date: configuration.date)
+        terminal = try SessionTerminal(
+            pki: configuration.pki, faults: configuration.faults, date: configuration.date,
+            cvcaChain: configuration.cvcaChain)
         var verifications = configuration.verifications
         if configuration.faults.contains(.auxAge), verifications.minimumAge == nil { verifications.minimumAge = 18 }
+        if configuration.faults.first(of: [.transmitBatch, .transmitStatusPrefix]) != nil,
+            verifications.minimumAge == nil
+        {
+            verifications.minimumAge = ServerFault.unreachedAge
+        }
         if configuration.faults.contains(.oversizedAuxData) {
             if verifications.minimumAge == nil { verifications.minimumAge = 18 }
             verifications.communityID = [0x02, 0x76] + [UInt8](repeating: 0, count: ServerFault.oversizedLength - 2)
@@ -125,11 +134,17 @@ public struct EIDServerSession: Sendable {
             // A TransmitResponse that reports an error (an APDU's status not acceptable, TR-03112-7)
             // still carries the responses up to that APDU: the server takes them, so the result
             // names what the card refused (e.g. READ BINARY with 6982) and keeps what was read.
+            // The planned refusal of `transmit_stop` is no failure: the session goes on.
             if state == .waitingForTransmitResponse, case .transmitResponse(let response) = message,
                 !response.outputAPDUs.isEmpty
             {
-                do { try take(response) } catch {
-                    if case .cardRefused = error { return fail(error, relatesTo: relatesTo) }
+                do {
+                    if try take(response) { return try nextTransmit(relatesTo: relatesTo) }
+                } catch {
+                    switch error {
+                    case .cardRefused, .transmitNotStopped: return fail(error, relatesTo: relatesTo)
+                    default: break
+                    }
                 }
             }
             return fail(.clientReported(reported.ecardAPIResult), relatesTo: relatesTo)
@@ -192,6 +207,9 @@ public struct EIDServerSession: Sendable {
         case (.waitingForEAC1Output, .didAuthenticateResponse(let response)):
             guard case .eac1(let output) = response.data else { throw .unexpectedMessage(message.kind) }
             let input = try eac2Input(after: output)
+            if let end = configuration.faults.first(of: [.endAfterEAC1]) {
+                return fail(.injected(end), relatesTo: relatesTo)
+            }
             state = input.signature == nil ? .waitingForEAC2Challenge : .waitingForEAC2Output
             return reply(.didAuthenticate(DIDAuthenticate(.eac2(input))), relatesTo: relatesTo)
         case (.waitingForEAC2Challenge, .didAuthenticateResponse(let response)):
@@ -199,6 +217,9 @@ public struct EIDServerSession: Sendable {
                 throw .unexpectedMessage(message.kind)
             }
             guard output.challenge == challenge else { throw .invalidEAC2Output("Challenge") }
+            if let end = configuration.faults.first(of: [.endAfterEAC2Challenge]) {
+                return fail(.injected(end), relatesTo: relatesTo)
+            }
             state = .waitingForEAC2Output
             return reply(
                 .didAuthenticate(DIDAuthenticate(.eacAdditional(EACAdditionalInputType(signature: signature)))),
@@ -208,6 +229,9 @@ public struct EIDServerSession: Sendable {
                 throw .unexpectedMessage(message.kind)
             }
             try establishSecureMessaging(output)
+            if let end = configuration.faults.first(of: [.endAfterEAC2, .endAfterEACAdditional]) {
+                return fail(.injected(end), relatesTo: relatesTo)
+            }
             return try nextTransmit(relatesTo: relatesTo)
         case (.waitingForTransmitResponse, .transmitResponse(let response)):
             try take(response)
@@ -258,6 +282,8 @@ public struct EIDServerSession: Sendable {
     }
 
     mutating func finish(_ result: SessionResult) {
+        var result = result
+        result.certificationAuthorityReferences = certificationAuthorityReferences
         self.result = result
         state = .finished
         secureMessaging?.keys.wipe()

@@ -57,6 +57,40 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// before them; the client takes it into its chain and the card, verifying it, moves its
     /// trust point on.
     case cvcaLink = "cvca_link"
+    // TR-03124-2 module B (the eCard-API profile), issue 18: each stages one test case.
+    /// EID_CLIENT_B_06: every command in one Transmit, each InputAPDUInfo with its
+    /// AcceptableStatusCode, among them an age verification the card answers 6300 (the holder is
+    /// not `unreachedAge`), which its codes accept: the client sends every APDU and returns every response.
+    case transmitBatch = "transmit_batch"
+    /// EID_CLIENT_B_07: the second APDU of the READ BINARY batch reads a data group the effective
+    /// CHAT does not grant; the card refuses it (6982), which its AcceptableStatusCode does not
+    /// accept. The client must stop there and return the responses up to it; the server sends the
+    /// reads after it again in the next Transmit and ends with ok. A response after the refused
+    /// one ends the session (`transmit_not_stopped`).
+    case transmitStop = "transmit_stop"
+    /// EID_CLIENT_B_33: the AcceptableStatusCode elements are the status words' first bytes alone
+    /// (90, 63, 62), as TR-03112-6 lets a server give them (a status word is acceptable when it
+    /// starts with one), with the age verification of `transmit_batch` answered 6300.
+    case transmitStatusPrefix = "transmit_status_prefix"
+    /// EID_CLIENT_B_09: EAC2InputType carries the AT certificate of another eService (another
+    /// holder, key and description, under the same DV). The client ignores it and uses the AT
+    /// certificate of EAC1, whose key signed.
+    case eac2OtherAT = "eac2_other_at"
+    /// EID_CLIENT_B_10: EAC2InputType carries an AT certificate that expired yesterday. The
+    /// client ignores it.
+    case eac2ExpiredAT = "eac2_expired_at"
+    /// EID_CLIENT_B_20: StartPAOSResponse with an error (al/common#internalError) answers the
+    /// EAC1 output: the server ends the session before EAC2.
+    case endAfterEAC1 = "end_after_eac1"
+    /// EID_CLIENT_B_21: StartPAOSResponse with an error answers the EAC2 output (after Chip
+    /// Authentication), before any Transmit.
+    case endAfterEAC2 = "end_after_eac2"
+    /// EID_CLIENT_B_22: EAC2 without the signature, and StartPAOSResponse with an error answers the
+    /// challenge instead of EACAdditionalInputType.
+    case endAfterEAC2Challenge = "end_after_eac2_challenge"
+    /// EID_CLIENT_B_22: EAC2 without the signature, EACAdditionalInputType with it, and
+    /// StartPAOSResponse with an error answers the EAC2 output of that round.
+    case endAfterEACAdditional = "end_after_eac_additional"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
@@ -70,13 +104,22 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// an extended-length APDU, well within the 512 KiB a PAOS message may have as hex.
     public static let oversizedLength = 70_000
 
+    /// The age `transmit_batch` and `transmit_status_prefix` verify: no card holder is that old,
+    /// so the card answers VERIFY with 6300.
+    public static let unreachedAge = 150
+
     /// Whether a conforming client ends the session successfully despite the fault.
     public var clientSucceeds: Bool {
         switch self {
-        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink: return true
+        case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .transmitBatch, .transmitStop,
+            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT:
+            return true
         default: return false
         }
     }
+
+    /// Whether EAC2 goes without the signature, which an EACAdditionalInputType round brings.
+    var splitsEAC2: Bool { [.eacAdditional, .endAfterEAC2Challenge, .endAfterEACAdditional].contains(self) }
 
     public static func < (lhs: ServerFault, rhs: ServerFault) -> Bool {
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
@@ -106,6 +149,9 @@ public struct ServerFaults: Equatable, Sendable, Sequence {
     }
 
     public func contains(_ fault: ServerFault) -> Bool { faults.contains(fault) }
+
+    /// The first of `candidates` among the faults (the early end a session stages at a step).
+    func first(of candidates: [ServerFault]) -> ServerFault? { candidates.first(where: faults.contains) }
 
     public func makeIterator() -> IndexingIterator<[ServerFault]> { faults.sorted().makeIterator() }
 

@@ -27,6 +27,8 @@ public struct SessionConfiguration: Sendable {
     public var startTimeout: Double
     /// Today, for certificates issued for faults and the age verification's date.
     public var date: CalendarDate
+    /// The CVCA link chain of TR-03124-2 module C3 the session sends (nil: the PKI's own chain).
+    public var cvcaChain: CVCAChainStaging?
     /// The SHA-256 hash the fault `tls_not_in_description` puts into CommCertificates instead.
     static let foreignCertificateHash = [UInt8](repeating: 0xEE, count: 32)
 
@@ -34,7 +36,7 @@ public struct SessionConfiguration: Sendable {
         sessionIdentifier: String, pki: ServerPKI, requiredRights: Set<AccessRight> = defaultRequiredRights,
         optionalRights: Set<AccessRight> = [], verifications: Verifications = Verifications(),
         transactionInfo: String? = nil, faults: ServerFaults = ServerFaults(), timeout: Double = 120,
-        startTimeout: Double = 30, date: CalendarDate = .todayUTC()
+        startTimeout: Double = 30, date: CalendarDate = .todayUTC(), cvcaChain: CVCAChainStaging? = nil
     ) {
         self.sessionIdentifier = sessionIdentifier
         self.pki = pki
@@ -46,6 +48,7 @@ public struct SessionConfiguration: Sendable {
         self.timeout = timeout
         self.startTimeout = startTimeout
         self.date = date
+        self.cvcaChain = cvcaChain
     }
 
     /// The checks the card makes for the server with authenticated auxiliary data (AUTH-PROTOCOL 5):

@@ -33,6 +33,9 @@ public enum SessionFailure: Error, Equatable, Sendable, CustomStringConvertible 
     case cardRefused(command: String, StatusWord)
     /// The TransmitResponse holds more responses than commands were sent, or none.
     case malformedTransmitResponse
+    /// The client went on after a response whose status word the command's AcceptableStatusCode
+    /// did not accept (the command), instead of stopping there (TR-03112-7 Transmit).
+    case transmitNotStopped(command: String)
     /// A fault the session was asked to inject ended it.
     case injected(ServerFault)
 
@@ -53,6 +56,7 @@ public enum SessionFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case .secureMessagingFailed: return "secure_messaging_failed"
         case .cardRefused: return "card_refused"
         case .malformedTransmitResponse: return "malformed_transmit_response"
+        case .transmitNotStopped: return "transmit_not_stopped"
         case .injected(let fault): return fault.rawValue
         }
     }
@@ -62,7 +66,7 @@ public enum SessionFailure: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .unknownSession, .invalidEAC1Output, .chatNotAsRequested, .invalidEAC2Output:
             return .error(.parameterError)
-        case .unexpectedMessage, .relatesToMismatch, .malformedMessage, .malformedTransmitResponse:
+        case .unexpectedMessage, .relatesToMismatch, .malformedMessage, .malformedTransmitResponse, .transmitNotStopped:
             return .error(.internalError)
         case .clientReported(let result): return result.major == .error ? result : .error(.unknownError)
         case .timedOut: return .error(.timeout)
@@ -91,6 +95,8 @@ public enum SessionFailure: Error, Equatable, Sendable, CustomStringConvertible 
         case .secureMessagingFailed: return "a card response failed the server's secure messaging check"
         case .cardRefused(let command, let sw): return "the card refused \(command) with \(sw)"
         case .malformedTransmitResponse: return "the TransmitResponse does not match the Transmit"
+        case .transmitNotStopped(let command):
+            return "the client sent APDUs after \(command), whose status word was not acceptable, instead of stopping"
         case .injected(let fault): return "the fault \(fault.rawValue) ended the session as asked"
         }
     }

@@ -1,17 +1,19 @@
 import OrderedJSON
 
 /// The outcome of one session, as `/result` serves it:
-/// `{"ok":true,"read":{"GivenNames":"ERIKA",…},"verified":{"AgeVerification":true},"passiveAuthentication":"verified","error":null}`.
+/// `{"ok":true,"read":{"GivenNames":"ERIKA",…},"certificationAuthorityReferences":[],"verified":{"AgeVerification":true},"passiveAuthentication":"verified","error":null}`.
 /// `read` holds the attributes read, named as the AusweisApp2 SDK names their rights;
 /// `verified` the outcome of each VERIFY of authenticated auxiliary data (AgeVerification,
 /// AddressVerification, DocumentValidity); `error` is null or
-/// `{"reason":…,"resultMajor":…,"resultMinor":…,"message":…}`.
+/// `{"reason":…,"resultMajor":…,"resultMinor":…,"message":…}`; `certificationAuthorityReferences` the CARs
+/// the client's EAC1 output named (the card's trust points, when its chain did not reach them).
 public struct SessionResult: Equatable, Sendable {
     public var ok: Bool
     public var read: [Attribute]
     public var verified: [Verification]
     public var passiveAuthentication: PassiveAuthenticationStatus?
     public var error: SessionFailure?
+    public var certificationAuthorityReferences: [String] = []
 
     /// One attribute read from the card.
     public struct Attribute: Equatable, Sendable {
@@ -70,6 +72,7 @@ public struct SessionResult: Equatable, Sendable {
         }
         return .object([
             ("ok", .bool(ok)), ("read", .object(read.map { ($0.name, $0.value) })),
+            ("certificationAuthorityReferences", .array(certificationAuthorityReferences.map { .string($0) })),
             ("verified", .object(verified.map { ($0.name, .bool($0.passed)) })),
             ("passiveAuthentication", passiveAuthentication.map { .string($0.rawValue) } ?? .null),
             ("error", errorValue),

@@ -7,16 +7,23 @@ import TestPKI
 /// auxiliary data. Normally the server PKI's; the certificate faults issue their own here.
 struct SessionTerminal: Sendable {
     let certificates: [[UInt8]]
+    /// What EAC2InputType carries besides the key (a client ignores these AT certificates):
+    /// another eService's for `eac2_other_at`, an expired one for `eac2_expired_at`.
+    let eac2Certificates: [[UInt8]]
     let description: [UInt8]
     let terminal: IssuedCertificate
     let algorithm: TAAlgorithm
     /// The rights the server asks for and reads: the AT's within the DV's (the AT's alone for
     /// `chat_beyond_dv`).
     let grantableRights: Set<AccessRight>
+    /// The C3 staging of a CVCA link chain, when the server has one (`CVCAChainStaging`).
+    let cvcaChain: CVCAChainStaging?
 
-    init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws(ServerPKIError) {
+    init(pki: ServerPKI, faults: ServerFaults, date: CalendarDate, cvcaChain: CVCAChainStaging? = nil)
+        throws(ServerPKIError)
+    {
         do {
-            try self.init(issuing: pki, faults: faults, date: date)
+            try self.init(issuing: pki, faults: faults, date: date, cvcaChain: cvcaChain)
         } catch let error as ServerPKIError {
             throw error
         } catch {
@@ -24,7 +31,9 @@ struct SessionTerminal: Sendable {
         }
     }
 
-    private init(issuing pki: ServerPKI, faults: ServerFaults, date: CalendarDate) throws {
+    private init(
+        issuing pki: ServerPKI, faults: ServerFaults, date: CalendarDate, cvcaChain: CVCAChainStaging?
+    ) throws {
         var dv = pki.documentVerifier
         var terminal = pki.terminal
         var description = pki.description
@@ -47,6 +56,13 @@ struct SessionTerminal: Sendable {
                 rights: dv.certificate.body.chat.accessRights, effectiveDate: date)
             parameters = rollover.successor.domainParameters
             links = [rollover.link]
+            terminal = try issue(description)
+        }
+        if let cvcaChain {
+            let authority = try cvcaChain.authority()
+            dv = try authority.issueDocumentVerifier(rights: dv.certificate.body.chat.accessRights, effectiveDate: date)
+            parameters = authority.domainParameters
+            links = try cvcaChain.eac1Links()
             terminal = try issue(description)
         }
         let origin = description.subjectURL
@@ -84,7 +100,26 @@ struct SessionTerminal: Sendable {
                 subjectURL: description.subjectURL, termsOfUsage: description.termsOfUsage,
                 commCertificates: description.commCertificates)
         }
-        certificates = try (links + ([dv, terminal] + extra).map(\.certificate)).map { try $0.encoded }
+        var eac2: [IssuedCertificate] = []
+        if faults.contains(.eac2OtherAT) {
+            let other = try ServerPKI.description(
+                subjectURL: "https://other-eservice.invalid", commCertificates: hashes)
+            eac2.append(
+                try dv.issueTerminal(
+                    rights: rights, description: other, holderReference: "DEEIDTESTAT00009", effectiveDate: date,
+                    expirationDate: try date.adding(days: 30), domainParameters: parameters))
+        }
+        if faults.contains(.eac2ExpiredAT) {
+            eac2.append(try issue(description, effective: try date.adding(days: -31), days: 30))
+        }
+        eac2Certificates = try eac2.map { try $0.certificate.encoded }
+        // C3's order (TR-03124-2): AT, DV, then the link certificates newest first.
+        let sent =
+            cvcaChain == nil
+            ? links + ([dv, terminal] + extra).map(\.certificate)
+            : [terminal, dv].map(\.certificate) + extra.map(\.certificate) + links
+        certificates = try sent.map { try $0.encoded }
+        self.cvcaChain = cvcaChain
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal
         algorithm = terminal.certificate.body.publicKey.algorithm

@@ -17,20 +17,23 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     private let timeout: Double
     private let startTimeout: Double
     private let attributes: RequestedAttributes
+    private let cvcaChain: CVCAChainStaging?
     private let sweeper = Locked<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
     /// `timeout` seconds for the client's next message (`startTimeout` for StartPAOS); at most
     /// `capacity` sessions run at once (the front end's `maximumSessions`); every session asks for
-    /// `attributes`. Serves no session until `use(origin:)` or `use(pki:)`.
+    /// `attributes` and, with `cvcaChain`, sends that CVCA link chain. Serves no session until
+    /// `use(origin:)` or `use(pki:)`.
     public init(
         tlsCertificate: [UInt8], timeout: Double = 120, startTimeout: Double = 30, capacity: Int = 256,
-        attributes: RequestedAttributes = .all
+        attributes: RequestedAttributes = .all, cvcaChain: CVCAChainStaging? = nil
     ) {
         self.tlsCertificate = tlsCertificate
         self.timeout = timeout
         self.startTimeout = startTimeout
         self.attributes = attributes
+        self.cvcaChain = cvcaChain
         sessions = EIDServerSessions(capacity: capacity)
     }
 
@@ -67,7 +70,8 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
             try sessions.create(
                 SessionConfiguration(
                     sessionIdentifier: id, pki: pki, requiredRights: attributes.required,
-                    optionalRights: attributes.optional, faults: parsed, timeout: timeout, startTimeout: startTimeout))
+                    optionalRights: attributes.optional, faults: parsed, timeout: timeout, startTimeout: startTimeout,
+                    cvcaChain: cvcaChain))
         } catch {
             if case .full(let seconds) = error { return .busy(retryAfter: seconds) }
             return .unknownFault

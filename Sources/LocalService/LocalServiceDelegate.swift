@@ -52,7 +52,8 @@ public enum ActivationAnswer: Sendable, Equatable {
 public enum ActivationFailure: Sendable, Equatable {
     /// No usable TcToken came from the tcTokenURL (`404 Not Found`).
     case tcTokenNotFound
-    /// The request or the tcTokenURL is unusable, or a redirect is not https (`400 Bad Request`).
+    /// The request or the tcTokenURL is unusable, a redirect is not https, or no address to
+    /// continue at came of the TcToken (`400 Bad Request`).
     case badRequest(String)
     /// Something failed before the TcToken was read (`500 Internal Server Error`).
     case internalError(String)

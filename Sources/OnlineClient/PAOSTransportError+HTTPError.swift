@@ -18,6 +18,8 @@ extension PAOSTransportError {
         case .cancelled: self = .cancelled
         case .transferFailed: self = .connectionFailed
         case .libraryMissing(let problem): self = .clientLibraryMissing(problem)
+        case .invalidProxy, .unsupportedProxy, .proxyNotFound, .proxyConnectionFailed, .proxyRefused:
+            self = .proxyFailed(reason: error.description)
         }
     }
 }

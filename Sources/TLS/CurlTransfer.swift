@@ -61,8 +61,8 @@ final class TransferState {
 /// One libcurl easy handle: its connection (kept alive between requests), its TLS profile and its callbacks.
 final class CurlTransfer {
     let state: TransferState
-    private let handle: UnsafeMutableRawPointer
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+    let handle: UnsafeMutableRawPointer
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
     /// - Parameter share: a CURLSH holding SSL sessions (nil: no session cache at all).
     init(state: TransferState, share: UnsafeMutableRawPointer?) throws(HTTPError) {
@@ -81,6 +81,7 @@ final class CurlTransfer {
         set(eid_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1))
         set(eid_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
         set(eid_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "https"))
+        set(Self.setProxy(state.configuration.proxy, on: handle))
         set(eid_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0))
         set(eid_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_1_1)))
         set(eid_curl_setopt_long(handle, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2) | Int(maximum)))
@@ -193,7 +194,8 @@ final class CurlTransfer {
         if let failure = state.failure { return failure }
         if let certificate = state.certificateFailure { return .tls(certificate) }
         if state.cancellation.isCancelled { return .cancelled }
-        let message = errorBuffer[0] != 0 ? String(cString: errorBuffer) : String(cString: curl_easy_strerror(code))
+        let message = libcurlMessage(code)
+        if let proxied = proxyError(for: code, message: message) { return proxied }
         switch code {
         case CURLE_URL_MALFORMAT: return .invalidURL(url)
         case CURLE_UNSUPPORTED_PROTOCOL: return .notHTTPS(url: url)
@@ -220,17 +222,9 @@ final class CurlTransfer {
 
     /// The host of an https URL, or the reason it is not one.
     static func httpsHost(of url: String) throws(HTTPError) -> String {
-        guard let parsed = curl_url() else { throw .invalidURL(url) }
-        defer { curl_url_cleanup(parsed) }
-        guard curl_url_set(parsed, CURLUPART_URL, url, 0) == CURLUE_OK else { throw .invalidURL(url) }
-        func part(_ which: CURLUPart) -> String? {
-            var value: UnsafeMutablePointer<CChar>? = nil
-            guard curl_url_get(parsed, which, &value, 0) == CURLUE_OK, let value else { return nil }
-            defer { curl_free(value) }
-            return String(cString: value)
-        }
-        guard part(CURLUPART_SCHEME)?.lowercased() == "https" else { throw .notHTTPS(url: url) }
-        guard var host = part(CURLUPART_HOST), !host.isEmpty else { throw .invalidURL(url) }
+        guard let parsed = CurlURL(url) else { throw .invalidURL(url) }
+        guard parsed.scheme == "https" else { throw .notHTTPS(url: url) }
+        guard var host = parsed.host, !host.isEmpty else { throw .invalidURL(url) }
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return host
     }

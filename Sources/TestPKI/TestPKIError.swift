@@ -11,6 +11,9 @@ public enum TestPKIError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidValidity(days: Int)
     /// A CVCA certificate without the domain parameters a link to a new CVCA key needs.
     case missingDomainParameters(holderReference: String)
+    /// A generation of the test CVCA series (`TestCVCAGenerations`) that is not 1 to its maximum (or,
+    /// for a link certificate, 2 to it).
+    case invalidGeneration(Int)
 
     public var description: String {
         switch self {
@@ -22,6 +25,8 @@ public enum TestPKIError: Error, Equatable, Sendable, CustomStringConvertible {
             return "a validity of \(days) days is not possible: use 0 or more days ending by 2099-12-31"
         case .missingDomainParameters(let chr):
             return "the CVCA certificate \(chr) carries no domain parameters, so no new CVCA key can be linked from it"
+        case .invalidGeneration(let generation):
+            return "there is no test CVCA generation \(generation): use 1 to \(TestCVCAGenerations.maximum)"
         }
     }
 }

@@ -76,6 +76,12 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             guard !refused, let requestHead = head else { return }
             head = nil
             routes.statistics.requestReceived()
+            if let log = routes.configuration.requestLog {
+                // Who sent it: through a proxy, the proxy's outgoing address, not the client's.
+                let peer = context.channel.remoteAddress
+                let path = requestHead.uri.prefix { $0 != "?" }
+                log("request from \(peer?.ipAddress ?? "?"):\(peer?.port ?? 0): \(requestHead.method.rawValue) \(path)")
+            }
             requestDeadline?.cancel()
             let request = FrontEndRequest(
                 method: requestHead.method.rawValue, uri: requestHead.uri,

@@ -89,15 +89,7 @@ public final class FrontEndRoutes: Sendable {
             names += value.1.split(separator: ",").map { String($0).trimmingSpaces() }.filter { !$0.isEmpty }
         }
         let transport = Set(names.compactMap(TransportFault.init(rawValue:)))
-        if transport.contains(.redirect) {
-            // The names come decoded from the query: percent-encoded again, they cannot end the
-            // Location header's line (CR, LF) nor add parameters.
-            let rest = names.filter { $0 != TransportFault.redirect.rawValue }.map(percentEncoded)
-            let target = origin + "/tctoken" + (rest.isEmpty ? "" : "?fault=" + rest.joined(separator: ","))
-            var response = FrontEndResponse.text(303, "see \(target)")
-            response.headers.append(("Location", target))
-            return response
-        }
+        if let redirect = redirectAnswer(transport, names: names) { return redirect }
         let sessionFaults = names.filter { TransportFault(rawValue: $0) == nil }
         let changesCertificate = transport.contains(.tlsChangedAfterEAC1)
         if changesCertificate {
@@ -108,6 +100,10 @@ public final class FrontEndRoutes: Sendable {
         }
         guard let id = try? SecureRandom.bytes(16).hexString.lowercased() else {
             return .text(500, "no random session id")
+        }
+        if transport.contains(.emptyTcToken) { return emptyTcToken(id: id) }
+        if transport.contains(.blankTcToken) {
+            return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: Array(" ".utf8))
         }
         if let refusal = admitSession() { return refusal }
         switch handler.openSession(id: id, faults: sessionFaults) {
@@ -141,6 +137,7 @@ public final class FrontEndRoutes: Sendable {
             serverAddress: origin + "/paos/" + id, sessionIdentifier: id, refreshAddress: refresh,
             communicationErrorAddress: origin + "/refresh?session=" + id + "&error=communication", psk: psk)
         if transport.contains(.pskProtocolNoParameters) { token.pathSecurityProtocol = TcToken.tlsPSKProtocol }
+        applyAddressFaults(transport, to: &token, id: id)
         return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: token.encoded())
     }
 

@@ -18,4 +18,27 @@ public enum TransportFault: String, Sendable, CaseIterable {
     /// The answer carrying DIDAuthenticate EAC1 closes its connection, and the next TLS connection the server
     /// accepts gets another certificate (`NextConnectionCertificate`): a client must refuse it.
     case tlsChangedAfterEAC1 = "tls_changed_after_eac1"
+    // TR-03124-2 test cases of the TcToken fetch and the refresh address (issue 18).
+    /// The TcToken's elements are all empty but for an https CommunicationErrorAddress, as an
+    /// eService that failed to make a token sends it (EID_CLIENT_A2_05); no session is opened.
+    case emptyTcToken = "empty_tctoken"
+    /// Like `redirect`, with 307 Temporary Redirect (EID_CLIENT_A2_08).
+    case redirect307 = "redirect_307"
+    /// The tcToken URL answers 303 to an address that answers 404 Not Found (EID_CLIENT_A2_09).
+    case redirect404 = "redirect_404"
+    /// The TcToken's ServerAddress is an address of this server that answers 404 Not Found
+    /// (EID_CLIENT_A2_15).
+    case serverAddress404 = "server_address_404"
+    /// The TcToken has no CommunicationErrorAddress, and its RefreshAddress is on another origin
+    /// (the other of 127.0.0.1 and localhost, same port) that answers 404 Not Found: after the
+    /// authentication the client finds no refresh URL and has nowhere to send the browser
+    /// (EID_CLIENT_A4_09, EID_CLIENT_D_14).
+    case refresh404NoErrorAddress = "refresh_404_no_error_address"
+    /// Like `redirect`, with 302 Found (EID_CLIENT_A2_06).
+    case redirect302 = "redirect_302"
+    /// The tcToken URL answers 303 to the same URL without this fault as http (EID_CLIENT_A2_10):
+    /// a client must not follow it.
+    case redirectHTTP = "redirect_http"
+    /// The tcToken URL answers 200 with a blank (one space) instead of a TcToken (EID_CLIENT_A2_12).
+    case blankTcToken = "blank_tctoken"
 }

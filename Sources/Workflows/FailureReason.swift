@@ -53,6 +53,11 @@ public enum FailureReason: Equatable, Sendable {
     case authConnectionFailed(PAOSTransportError)
     /// The eID server ended the exchange with an error (its StartPAOSResponse).
     case authServerResult(ECardAPIResult)
+    /// The card answered one of the eID server's APDUs with a status word the server does not
+    /// accept (AusweisApp's Card_Unexpected_Transmit_Status): the authentication fails even
+    /// when the server goes on and ends it ok. The card refused the service's command, as it
+    /// refuses a terminal: exit 6.
+    case authTransmitStopped(StatusWord)
     /// The URL given is neither an https tcTokenURL nor an activation URL holding one.
     case authInvalidActivationURL(ActivationURLError)
     /// The TcToken could not be fetched (TLS-1: network, TLS, redirects, HTTP status).
@@ -98,6 +103,7 @@ public enum FailureReason: Equatable, Sendable {
         case .authConnectionFailed(.certificateNotInDescription): return "Generic_Send_Receive_Certificate_Error"
         case .authConnectionFailed: return "Workflow_TrustedChannel_Error_From_Server"
         case .authServerResult: return "Paos_Generic_Server_Error"
+        case .authTransmitStopped: return "Card_Unexpected_Transmit_Status"
         case .authInvalidActivationURL: return "Workflow_Wrong_Parameter_Invocation"
         case .authTcTokenUnavailable: return "Workflow_TrustedChannel_Establishment_Error"
         case .authInvalidTcToken: return "Workflow_TrustedChannel_Server_Format_Error"
@@ -115,10 +121,10 @@ public enum FailureReason: Equatable, Sendable {
         case .cardRemoved, .cardFailed, .readerFailed, .authCardNotGenuine, .authCardSecurityUnusable:
             return ExitStatus.cardError
         case .readerServiceUnavailable: return ExitStatus.serviceUnavailable
-        // The card refusing the service's terminal (its signature, its certificates) refuses the
-        // service, not the card.
-        case .authCheckFailed, .authEACRefused, .authUnexpectedServerMessage, .authMalformedServerMessage,
-            .authServerResult:
+        // The card refusing the service's terminal (its signature, its certificates) or its
+        // commands refuses the service, not the card.
+        case .authCheckFailed, .authEACRefused, .authTransmitStopped, .authUnexpectedServerMessage,
+            .authMalformedServerMessage, .authServerResult:
             return ExitStatus.refused
         // A connection whose certificate the description does not list: the service is refused.
         case .authConnectionFailed(.certificateNotInDescription): return ExitStatus.refused
@@ -136,7 +142,7 @@ public enum FailureReason: Equatable, Sendable {
     public var result: ECardAPIResult {
         switch self {
         case .userCancelled, .interrupted, .interruptedCardBusy, .cardRemoved: return .error(.cancellationByUser)
-        case .inputTimeout, .cardFailed: return .error(.unknownError)
+        case .inputTimeout, .cardFailed, .authTransmitStopped: return .error(.unknownError)
         case .noTerminal, .readerServiceUnavailable, .readerFailed: return .error(.communicationError)
         case .pukInoperative, .authEACRefused, .authCardSecurityUnusable: return .error(.noPermission)
         case .authCheckFailed(let error): return error.result
@@ -182,6 +188,9 @@ public enum FailureReason: Equatable, Sendable {
         case .authConnectionFailed(let error): return "\(error)"
         case .authServerResult(let result):
             return "the eID server ended the authentication with " + (result.minor?.rawValue ?? result.major.rawValue)
+        case .authTransmitStopped(let statusWord):
+            return "the card refused a command of the eID server with \(statusWord), so the authentication failed;"
+                + " try again, and tell the service if it happens again"
         case .authInvalidActivationURL(.tcTokenURLNotHTTPS):
             return "refused: the tcTokenURL is not https; an eID service must be reached over https"
         case .authInvalidActivationURL(let error):

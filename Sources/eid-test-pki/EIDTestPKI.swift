@@ -70,8 +70,22 @@ struct ExportCVCA: ParsableCommand {
     @Option(help: ArgumentHelp("The certificate file to write (DER, 7F21).", valueName: "file"))
     var output: String
 
+    @Option(
+        help: ArgumentHelp(
+            "Instead, generation N (1 to \(TestCVCAGenerations.maximum)) of the test CVCA series "
+                + "DEEIDTESTLK0000N, self-signed: a trust point for `eid-testserver serve --cvca-generation`.",
+            valueName: "n"))
+    var generation: Int?
+
+    func validate() throws {
+        guard (1...TestCVCAGenerations.maximum).contains(generation ?? 1) else {
+            throw ValidationError("--generation must be 1 to \(TestCVCAGenerations.maximum)")
+        }
+    }
+
     func run() throws {
-        try write(try TestCertificateAuthority.project.certificate.encoded, to: output)
+        let cvca = try generation.map(TestCVCAGenerations.authority) ?? TestCertificateAuthority.project
+        try write(try cvca.certificate.encoded, to: output)
     }
 }
 

@@ -80,6 +80,34 @@ struct Serve: ParsableCommand {
             valueName: "port"))
     var clientPort = FrontEndConfiguration().clientPort
 
+    @Flag(
+        help: ArgumentHelp(
+            "Log each request to standard error: the address it came from (through an HTTP proxy, the proxy's "
+                + "outgoing address), its method and its path without the query."))
+    var logRequests = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Write every PAOS request body a client sends to DIR/SESSION-NN.xml (NN from 01), for tests that "
+                + "check what the client sent.",
+            valueName: "dir"))
+    var recordPaos: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A CVCA link chain (TR-03124-2 module C3): the DV and AT under generation S (1 to "
+                + "\(TestCVCAGenerations.maximum)) of the test CVCA series DEEIDTESTLK0000N; a card trusting an "
+                + "older generation needs the link certificates (`eid-test-pki cvca --generation N` writes one).",
+            valueName: "S"))
+    var cvcaGeneration: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --cvca-generation: EAC1 carries the link certificates from generation B on (1: the full chain, "
+                + "S: none); older ones come in EAC2 when the client names an older CAR (default 1).",
+            valueName: "B"))
+    var eac1LinksFrom: Int?
+
     func validate() throws {
         guard (tlsCertificate == nil) == (tlsKey == nil) else {
             throw ValidationError("--tls-certificate and --tls-key go together")
@@ -100,6 +128,23 @@ struct Serve: ParsableCommand {
         }
         guard (1...100_000).contains(maxSessions) else { throw ValidationError("--max-sessions must be 1 to 100000") }
         guard (1...65535).contains(clientPort) else { throw ValidationError("--client-port must be 1 to 65535") }
+        if let recordPaos {
+            var info = stat()
+            guard stat(recordPaos, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ValidationError("--record-paos \(recordPaos) is not a directory: make it first")
+            }
+        }
+        if let cvcaGeneration {
+            guard pki == nil else { throw ValidationError("--cvca-generation is for the built-in test PKI, not --pki") }
+            guard CVCAChainStaging(newestGeneration: cvcaGeneration) != nil else {
+                throw ValidationError("--cvca-generation must be 1 to \(TestCVCAGenerations.maximum)")
+            }
+            guard CVCAChainStaging(newestGeneration: cvcaGeneration, eac1LinksFrom: eac1LinksFrom ?? 1) != nil else {
+                throw ValidationError("--eac1-links-from must be 1 to --cvca-generation")
+            }
+        } else if eac1LinksFrom != nil {
+            throw ValidationError("--eac1-links-from needs --cvca-generation")
+        }
     }
 
     func run() throws {
@@ -113,6 +158,7 @@ struct Serve: ParsableCommand {
         configuration.maximumConnections = maxConnections
         configuration.maximumSessions = maxSessions
         configuration.clientPort = clientPort
+        if logRequests { configuration.requestLog = { StandardStream.error.write("eid-testserver: \($0)\n") } }
         let requested = try attributes.map { try RequestedAttributes(parsing: $0) } ?? .all
         let credentials: TLSServerCredentials
         var own: ServerPKI?
@@ -155,8 +201,13 @@ struct Serve: ParsableCommand {
             throw ValidationError("the TLS certificate is not a PEM certificate")
         }
         let handler = EIDServerSessionHandler(
-            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested)
-        let server = HTTPSFrontEnd(configuration: configuration, tls: tls, handler: handler)
+            tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested,
+            cvcaChain: cvcaGeneration.flatMap {
+                CVCAChainStaging(newestGeneration: $0, eac1LinksFrom: eac1LinksFrom ?? 1)
+            })
+        let server = HTTPSFrontEnd(
+            configuration: configuration, tls: tls,
+            handler: recordPaos.map { PAOSRecorder(handler, directory: $0) } ?? handler)
         let bound = try server.start()
         if let own {
             handler.use(pki: own)

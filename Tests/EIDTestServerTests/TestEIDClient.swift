@@ -23,6 +23,10 @@ struct TestEIDClient {
         var connectionClosed = false
         /// How many Transmit messages came.
         var transmits = 0
+        /// How many response APDUs each TransmitResponse carried.
+        var transmitResponseCounts: [Int] = []
+        /// The certificates each EAC2InputType carried.
+        var eac2Certificates: [[UInt8]] = []
         /// What the client reports: the server's error when it sent one, else its own (AusweisApp's rule).
         var result: ECardAPIResult {
             if let serverResult, serverResult.major == .error { return serverResult.ecardAPIResult }
@@ -51,6 +55,11 @@ struct TestEIDClient {
     /// Reports an APDU whose status is not acceptable as AusweisApp2 does: a TransmitResponse with
     /// Result error (al/common#unknownError) and the responses up to it.
     var reportUnacceptableStatus = false
+    /// A broken client: sends every APDU of a Transmit whatever the card answers.
+    var ignoreAcceptableStatusCodes = false
+    /// A broken client: takes each AcceptableStatusCode as a whole status word (a one-byte code
+    /// never matches), not as the start of one (TR-03112-6).
+    var wholeStatusCodesOnly = false
     private var secure: SecureMessaging?
     private var pace: PACEResult?
     private var at: CVCertificate?
@@ -130,6 +139,7 @@ struct TestEIDClient {
                     return errorResponse(to: message, error)
                 }
             case .eac2(let input):
+                outcome.eac2Certificates += input.certificates
                 do {
                     guard
                         let key = try? ECPoint(group: try ECGroup(.brainpoolP256r1), encoded: input.ephemeralPublicKey)
@@ -163,14 +173,16 @@ struct TestEIDClient {
                     response[response.count - 3] ^= 0x01
                 }
                 outputs.append(response)
-                if !info.accepts(response: response) {
+                if !ignoreAcceptableStatusCodes, !accepts(info, response) {
                     if reportUnacceptableStatus {
+                        outcome.transmitResponseCounts.append(outputs.count)
                         return .transmitResponse(
                             TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: outputs))
                     }
                     break
                 }
             }
+            outcome.transmitResponseCounts.append(outputs.count)
             return .transmitResponse(TransmitResponse(outputAPDUs: outputs))
         case .startPAOSResponse(let response):
             outcome.serverResult = response.result
@@ -178,6 +190,13 @@ struct TestEIDClient {
         default:
             return errorResponse(to: message, .error(.internalError))
         }
+    }
+
+    /// Whether the batch goes on after `response`: as a conforming client decides, or as the
+    /// broken one of `wholeStatusCodesOnly` does.
+    private func accepts(_ info: Transmit.InputAPDUInfo, _ response: [UInt8]) -> Bool {
+        guard wholeStatusCodesOnly, !info.acceptableStatusCodes.isEmpty else { return info.accepts(response: response) }
+        return info.acceptableStatusCodes.contains(Array(response.suffix(2)))
     }
 
     /// The client's checks of EAC1, then PACE with the CHAT and GET CHALLENGE.

@@ -84,7 +84,8 @@ extension ThroughPCSCD {
             }
         }
 
-        @Test func wrongPINThenRightWithTheStatusMessages() throws {
+        @Test("EID_CLIENT_D_06, EID_CLIENT_D_10: a wrong PIN, then the right one, with the status messages")
+        func wrongPINThenRightWithTheStatusMessages() throws {
             try withCardAndServer([]) { reader, _, server, port in
                 let run = try auth(
                     reader, port, [Self.accept, Self.set("SET_PIN", "000000"), Self.set("SET_PIN", "123456")])
@@ -105,7 +106,8 @@ extension ThroughPCSCD {
             }
         }
 
-        @Test func suspendedPINTakesTheCANThenThePIN() throws {
+        @Test("EID_CLIENT_D_13: a suspended PIN takes the CAN, then the PIN")
+        func suspendedPINTakesTheCANThenThePIN() throws {
             try withCardAndServer(["--pin-retries", "1"]) { reader, _, server, port in
                 let run = try auth(
                     reader, port, [Self.accept, Self.set("SET_CAN", "500540"), Self.set("SET_PIN", "123456")])
@@ -126,11 +128,13 @@ extension ThroughPCSCD {
 
         /// CANCEL (or the end of input) at each prompt: AusweisApp's result for a user cancel,
         /// the refresh address with cancellationByUser, exit status 5, and the server told.
-        @Test(arguments: [
-            ("3", [String](), "ACCESS_RIGHTS", true), ("3", [accept], "ENTER_PIN", true),
-            ("1", [accept], "ENTER_CAN", true), ("0", [accept], "ENTER_PUK", true),
-            ("3", [accept], "ENTER_PIN", false), ("3", [], "ACCESS_RIGHTS", false),
-        ])
+        @Test(
+            "EID_CLIENT_A4_10: CANCEL at every prompt before the PIN is entered",
+            arguments: [
+                ("3", [String](), "ACCESS_RIGHTS", true), ("3", [accept], "ENTER_PIN", true),
+                ("1", [accept], "ENTER_CAN", true), ("0", [accept], "ENTER_PUK", true),
+                ("3", [accept], "ENTER_PIN", false), ("3", [], "ACCESS_RIGHTS", false),
+            ])
         func cancelAtEveryPrompt(retries: String, before: [String], prompt: String, sendCancel: Bool) throws {
             try withCardAndServer(["--pin-retries", retries]) { reader, _, server, port in
                 let run = try interactive(reader, port)

@@ -19,7 +19,8 @@ extension ThroughPCSCD {
         typealias Faults = AuthFaultsTests
 
         /// `eid auth --json --test-pki --reader R` with eid-sim in the test pcscd.
-        @Test func setAccessRightsWithoutTheOptionalRightKeepsItUnread() throws {
+        @Test("EID_CLIENT_B_04: SET_ACCESS_RIGHTS without the optional right keeps it unread")
+        func setAccessRightsWithoutTheOptionalRightKeepsItUnread() throws {
             let server = try TestServerProcess(AuthDeselectedRight.attributes)
             defer { server.stop() }
             func expected(read: [String], notRead: [String], messages: [String]) -> Faults.Expected {
@@ -55,7 +56,8 @@ extension ThroughPCSCD {
         if: AuthDeselectedRight.serverPresent && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
         "needs the built eid-testserver binary and tmux: run `make test`"))
 struct AuthDenyTerminalTests {
-    @Test func denyKeepsTheOptionalRightUnread() throws {
+    @Test("EID_CLIENT_D_23: --deny keeps the optional right unread")
+    func denyKeepsTheOptionalRightUnread() throws {
         let server = AuthAgainstTestServerTests()
         try server.withServer(options: AuthDeselectedRight.attributes) { port in
             let terminal = try AuthTerminalTests().session(port, ["--yes", "--deny", "DateOfBirth"])

@@ -42,6 +42,12 @@ extension ThroughPCSCD {
             var notRead: [String] = []
             /// Text `/result` must contain (e.g. the reason of its error).
             var resultContains: [String] = []
+            /// Text the AUTH message's `message` must contain.
+            var messageContains: [String] = []
+            /// Text that must appear nowhere in eid's output (besides the PIN, always checked).
+            var secrets: [String] = []
+            /// Text eid's standard error must contain (the sentence that tells the user why).
+            var stderrContains: [String] = []
         }
 
         struct Case: Sendable, CustomStringConvertible {
@@ -162,21 +168,22 @@ extension ThroughPCSCD {
                 status: 6, messages: succeeded),
             // The chain is not refused (TR-03110-3: the card grants the AND of the chain's CHATs);
             // the card refuses the data group the DV lacks and the server ends with an error, as
-            // with AusweisApp2.
+            // with AusweisApp2. The batch stopped at the refusal (the reason), the url carries the
+            // server's error.
             reported(
-                "chat_beyond_dv", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error", status: 6,
-                messages: succeeded),
+                "chat_beyond_dv", minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status",
+                status: 6, messages: succeeded),
             reported(
-                "transmit_bad_mac", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error", status: 6,
-                messages: succeeded),
+                "transmit_bad_mac", minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status",
+                status: 6, messages: succeeded),
             // The server's Transmit tries to change the PIN (RESET RETRY COUNTER) without PIN
             // management in its CHAT: eid passes the APDU on unchanged, the card refuses it (6982),
             // the server ends with an error. The cases after this one open the card with the
             // old PIN: it was not changed.
             {
                 var refused = reported(
-                    "transmit_change_pin", minor: "/al/common#unknownError", reason: "Paos_Generic_Server_Error",
-                    status: 6, messages: succeeded)
+                    "transmit_change_pin", minor: "/al/common#unknownError",
+                    reason: "Card_Unexpected_Transmit_Status", status: 6, messages: succeeded)
                 refused.expected.resultContains = [#""reason":"card_refused""#, "RESET RETRY COUNTER"]
                 refused.expected.notRead = ["GivenNames"]
                 return refused
@@ -219,11 +226,11 @@ extension ThroughPCSCD {
 
         // MARK: Running a case
 
-        /// Runs `eid auth` for `url` with `commands` on standard input and checks `expected`;
-        /// returns what did not hold (a test thread records it).
+        /// Runs `eid auth` for `url` with `commands` on standard input (and `environment` added to the
+        /// test's) and checks `expected`; returns what did not hold (a test thread records it).
         static func check(
             _ name: String, url: String, commands: [String], expected: Expected, reader: String,
-            server: TestServerProcess?
+            server: TestServerProcess?, environment: [String: String] = [:]
         ) -> [String] {
             var problems: [String] = []
             func expect(_ condition: Bool, _ what: @autoclosure () -> String) {
@@ -237,8 +244,8 @@ extension ThroughPCSCD {
                 let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
                 run = try runTool(
                     "eid", ["auth", "--json", "--open", "--test-pki", "--reader", reader, "--timeout", "30", url],
-                    stdin: commands.map { $0 + "\n" }.joined(), environment: ["PATH": opener.path + ":" + path],
-                    timeout: 60)
+                    stdin: commands.map { $0 + "\n" }.joined(),
+                    environment: environment.merging(["PATH": opener.path + ":" + path]) { $1 }, timeout: 60)
             } catch {
                 return ["\(name): eid did not run: \(error)"]
             }
@@ -261,6 +268,10 @@ extension ThroughPCSCD {
                 "minor \(minor ?? "none"), not \(expected.minor ?? "none")")
             let reason = result["reason"] as? String
             expect(reason == expected.reason, "reason \(reason ?? "none"), not \(expected.reason ?? "none")")
+            let message = result["message"] as? String ?? ""
+            for text in expected.messageContains {
+                expect(message.contains(text), "message \(message) without \(text)")
+            }
             let url = last["url"] as? String
             var session: String?
             if let path = expected.urlPath, let server {
@@ -305,7 +316,12 @@ extension ThroughPCSCD {
                 }
                 for text in expected.resultContains { expect(json.contains(text), "/result without \(text): \(json)") }
             }
-            expect(!run.stdout.contains("123456") && !run.stderr.contains("123456"), "the PIN in the output")
+            for text in expected.stderrContains {
+                expect(run.stderr.contains(text), "stderr without \(text): \(run.stderr)")
+            }
+            for secret in ["123456"] + expected.secrets {
+                expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "a secret in the output")
+            }
             return problems
         }
 
@@ -349,7 +365,17 @@ extension ThroughPCSCD {
             }
         }
 
-        @Test func everySuccessVariantEndsOKAndTheServerReadsTheData() throws {
+        /// TR-03124-2: plain is the attached model without PathSecurity (A2_18), psk the PSK channel
+        /// (A2_01), redirect a 303 to the TcToken (A2_07), initframework B_25, eac_additional B_03,
+        /// aux_age B_05; each ends at the refresh address with ResultMajor=ok (A4_01).
+        @Test(
+            """
+            EID_CLIENT_A2_01, EID_CLIENT_A2_07, EID_CLIENT_A2_18, EID_CLIENT_A4_01, EID_CLIENT_B_01, \
+            EID_CLIENT_B_03, EID_CLIENT_B_05, EID_CLIENT_B_25: every success variant ends ok and the server reads \
+            the data
+            """
+        )
+        func everySuccessVariantEndsOKAndTheServerReadsTheData() throws {
             try Self.run(Self.successes, server: Self.server, withCard: true)
         }
 
@@ -362,11 +388,21 @@ extension ThroughPCSCD {
             try Self.run([Self.success(fault, "?fault=" + fault)], server: Self.server, withCard: true)
         }
 
-        @Test func faultsFoundBeforeTheCardEndWithAusweisAppsResultAndAskForNoPIN() throws {
+        /// TR-03124-2: tls_not_in_description (the one server is eService and eID server: A3_01,
+        /// A3_02), sop_violation (A3_04), description_hash_mismatch (A3_06), expired_at (B_28).
+        @Test(
+            """
+            EID_CLIENT_A3_01, EID_CLIENT_A3_02, EID_CLIENT_A3_04, EID_CLIENT_A3_06, EID_CLIENT_B_28: faults found \
+            before the card end with AusweisApp's result and ask for no PIN
+            """
+        )
+        func faultsFoundBeforeTheCardEndWithAusweisAppsResultAndAskForNoPIN() throws {
             try Self.run(Self.foundBeforeTheCard + [Self.pskWrongKey], server: Self.server, withCard: false)
         }
 
-        @Test func faultsFoundWithTheCardEndWithAusweisAppsResult() throws {
+        /// TR-03124-2: http_refresh (A2_26), final_error (B_23).
+        @Test("EID_CLIENT_A2_26, EID_CLIENT_B_23: faults found with the card end with AusweisApp's result")
+        func faultsFoundWithTheCardEndWithAusweisAppsResult() throws {
             try Self.run(Self.foundWithTheCard, server: Self.server, withCard: true)
         }
 
@@ -438,7 +474,8 @@ extension ThroughPCSCD {
 
         /// A tcTokenURL that answers 200 with text that is no TcToken (Tests/Support/https_test_server.py's
         /// /final): refused, no url.
-        @Test func aMalformedTcTokenIsRefused() throws {
+        @Test("EID_CLIENT_A2_12: a tcTokenURL answering text that is no TcToken is refused")
+        func aMalformedTcTokenIsRefused() throws {
             let pki = try Self.tlsPKI.get()
             let python = Process()
             python.executableURL = URL(fileURLWithPath: "/usr/bin/python3")

@@ -88,7 +88,9 @@ struct AuthPinentryTests {
     /// `eid serve` without a terminal (standard input /dev/null) and without an SDK client: a
     /// browser's activation (curl) is answered through pinentry-tty on the pane, and the browser
     /// gets 102, then the 303 to the refresh address with the result.
-    @Test func serveAsksThroughPinentryAndTheBrowserLandsOnTheRefreshAddress() throws {
+    /// TR-03124-2 D_01: the questions come in pinentry's window, apart from the browser.
+    @Test("EID_CLIENT_D_01: eid serve asks through pinentry and the browser lands on the refresh address")
+    func serveAsksThroughPinentryAndTheBrowserLandsOnTheRefreshAddress() throws {
         let server = try TestServerProcess()
         defer { server.stop() }
         let pane = try TmuxSession("sleep 120", environment: ["TERM": "xterm"])

@@ -25,7 +25,13 @@ struct AuthTerminalTests {
         return try TmuxSession(line, environment: ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"])
     }
 
-    @Test func theRequestIsShownThenProceedThenThePIN() throws {
+    @Test(
+        """
+        EID_CLIENT_D_02, EID_CLIENT_D_03, EID_CLIENT_D_04, EID_CLIENT_D_12: the request (service, issuer, terms, \
+        rights) is shown, then Proceed, then the PIN typed in eid
+        """
+    )
+    func theRequestIsShownThenProceedThenThePIN() throws {
         let server = AuthAgainstTestServerTests()
         try server.withServer { port in
             let terminal = try session(port)
@@ -33,6 +39,9 @@ struct AuthTerminalTests {
             let asked = try terminal.screen()
             #expect(asked.contains("Online authentication with your ID card (Ctrl-C cancels)."))
             #expect(asked.contains("Service:   eid-testserver"))
+            #expect(asked.contains("Issuer:    eid test PKI (TEST ONLY)"))
+            #expect(asked.contains("Valid:     "))
+            #expect(asked.contains("Terms:     Name, Anschrift und E-Mail-Adresse des Diensteanbieters:"))
             #expect(asked.contains("The service asks to read:"))
             // AusweisApp's words and order: the family name first.
             #expect(asked.contains("The service asks to read:\n  Family name (required)\n  Birth name (required)"))

@@ -20,7 +20,8 @@ extension ThroughPCSCD {
             return (entry["card"] as? [String: Any])?["retryCounter"] as? Int
         }
 
-        @Test func transportPINIsReplaced() throws {
+        @Test("EID_CLIENT_D_11: the transport PIN is replaced (PIN management)")
+        func transportPINIsReplaced() throws {
             try E2E.pool.withReader { reader, port in
                 let card = try SimulatedCard(
                     reader: reader, port: port, arguments: ["--pin", "12345", "--transport-pin"])

@@ -117,7 +117,10 @@ extension ThroughPCSCD {
         /// Workflow_No_Permission_Error (al/common#noPermission) and tells the server so.
         /// (AusweisApp2 knows no 6900 there and reports the card lost, ifdl#cancellationByUser:
         /// vicc_auth_peer_test.py.)
-        @Test func theEmulatorTrustingAnotherCVCARefusesTheServer() throws {
+        @Test(
+            "EID_CLIENT_B_29: the emulator trusting another CVCA refuses the server's chain that eid's pre-verification passed"
+        )
+        func theEmulatorTrustingAnotherCVCARefusesTheServer() throws {
             let pki = try OwnPKIServer()
             defer { pki.stop() }
             let other = try OwnPKIServer.makeDirectory(origin: pki.origin)

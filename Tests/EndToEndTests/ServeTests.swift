@@ -36,7 +36,8 @@ struct ServeTests {
         #expect(answer.headers["access-control-allow-private-network"] == (cors ? "true" : nil))
     }
 
-    @Test func theHTTPAnswers() throws {
+    @Test("EID_CLIENT_A1_03, EID_CLIENT_A1_05: the HTTP answers (Status; no tcTokenURL: 404)")
+    func theHTTPAnswers() throws {
         let serve = try serve()
         defer { serve.stop() }
         let text = try HTTPExchange.curl("\(serve.origin)/eID-Client?Status")
@@ -92,7 +93,8 @@ struct ServeTests {
         #expect(try upgrade(serve).statuses == [101])
     }
 
-    @Test func aBrowserActivationAnsweredByTheSDKClientEndsAtTheRefreshAddress() throws {
+    @Test("EID_CLIENT_A1_01: a browser activation answered by the SDK client ends at the refresh address")
+    func aBrowserActivationAnsweredByTheSDKClientEndsAtTheRefreshAddress() throws {
         let server = try TestServerProcess()
         defer { server.stop() }
         let serve = try serve()
@@ -156,7 +158,13 @@ struct ServeTests {
         #expect(messages.filter { $0.contains("resultmajor#ok") }.count == 4)
     }
 
-    @Test func withNeitherSDKClientNorTerminalNorPinentryAnActivationIsRefused() throws {
+    @Test(
+        """
+        EID_CLIENT_A1_04, EID_CLIENT_D_16_b: without SDK client, terminal or pinentry an activation is refused; an \
+        http tcTokenURL is 400 saying so
+        """
+    )
+    func withNeitherSDKClientNorTerminalNorPinentryAnActivationIsRefused() throws {
         let serve = try serve(["--simulator", "--pinentry", "eid-no-such-pinentry"])
         defer { serve.stop() }
         let refused = try HTTPExchange.curl(Self.activation(serve, tcTokenURL: "https://127.0.0.1:1/tctoken"))
@@ -167,7 +175,8 @@ struct ServeTests {
         #expect(http.body.contains("not https"))
     }
 
-    @Test func aTcTokenThatIsNotFoundIs404AfterTheInterimAnswer() throws {
+    @Test("EID_CLIENT_A2_11: a TcToken that is not found is 404 after the interim answer")
+    func aTcTokenThatIsNotFoundIs404AfterTheInterimAnswer() throws {
         let server = try TestServerProcess()
         defer { server.stop() }
         let serve = try serve()

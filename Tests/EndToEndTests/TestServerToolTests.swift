@@ -216,7 +216,11 @@ struct TestServerToolTests {
             "wrong_order", "abort_mid_transmit", "initframework", "eac_additional", "aux_age", "transmit_single",
             "slow", "http_refresh", "redirect", "psk", "psk_protocol_no_parameters", "psk_wrong_key",
             "transmit_change_pin",
-            "oversized_ta_signature", "oversized_aux_data",
+            "oversized_ta_signature", "oversized_aux_data", "transmit_batch", "transmit_stop",
+            "transmit_status_prefix", "eac2_other_at", "eac2_expired_at", "end_after_eac1", "end_after_eac2",
+            "end_after_eac2_challenge", "end_after_eac_additional", "empty_tctoken", "redirect_307", "redirect_404",
+            "server_address_404", "refresh_404_no_error_address", "redirect_302", "redirect_http",
+            "blank_tctoken",
         ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")
         }

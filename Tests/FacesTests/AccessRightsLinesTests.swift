@@ -9,7 +9,8 @@ import Testing
 /// but not in the effective rights (an optional one left out, or one the service's certificate
 /// chain does not grant, which the card would refuse) is marked as not shared.
 @Suite struct AccessRightsLinesTests {
-    @Test func aRightTheChainDoesNotGrantIsMarkedNotShared() {
+    @Test("EID_CLIENT_D_20: a right the chain does not grant is marked not shared")
+    func aRightTheChainDoesNotGrantIsMarkedNotShared() {
         let info = AccessRightsInfo(
             effective: ["GivenNames", "FamilyName"], optional: ["FamilyName", "DateOfBirth"],
             required: ["GivenNames", "PlaceOfBirth"])
@@ -22,7 +23,8 @@ import Testing
 
     /// Given in bit order, shown as AusweisApp lists them: Family name first, Address before
     /// Document type, the age check after the nationality.
-    @Test func rightsAreInAusweisAppsWordsAndOrder() {
+    @Test("EID_CLIENT_D_05: rights are in AusweisApp's words and order")
+    func rightsAreInAusweisAppsWordsAndOrder() {
         let required = ["DocumentType", "GivenNames", "FamilyName", "DateOfBirth", "Address", "AgeVerification"]
         let all = required + ["Nationality", "WriteAddress", "Pseudonym"]
         let info = AccessRightsInfo(

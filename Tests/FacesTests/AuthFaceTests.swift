@@ -31,7 +31,10 @@ import Workflows
         terminal.events.filter { $0.hasPrefix("write ") && $0 != "write \n" }.map { String($0.dropFirst(6)) }
     }
 
-    @Test func terminalShowsWhoAsksForWhatThenAsksThenThePIN() throws {
+    @Test(
+        "EID_CLIENT_D_04, EID_CLIENT_D_24: the terminal shows who asks for what (and the transaction), then asks, then the PIN"
+    )
+    func terminalShowsWhoAsksForWhatThenAsksThenThePIN() throws {
         let server = try InProcessEIDServer()
         let terminal = FakeTerminal(typing: ["y", "123456"])
         let harness = Harness(terminal: terminal)
@@ -91,7 +94,8 @@ import Workflows
         #expect(result["Address"] != nil, "the optional right not denied was kept")
     }
 
-    @Test func denyingARequiredRightSendsNothing() throws {
+    @Test("EID_CLIENT_D_22: denying a required right sends nothing")
+    func denyingARequiredRightSendsNothing() throws {
         let server = try InProcessEIDServer()
         let terminal = FakeTerminal(typing: [])
         let harness = Harness(terminal: terminal)

@@ -265,6 +265,15 @@ import Workflows
             return
         }
         #expect(sentence.hasPrefix("The authentication failed: "))
+        // The TcToken was read, the data too, but no refresh URL and no CommunicationErrorAddress
+        // came of it (TR-03124-2 EID_CLIENT_A4_09): AusweisApp2 answers 400.
+        guard
+            case .failure(.badRequest(let why)) = answer(.authRefreshAddressFailed(.unexpectedStatus(404))),
+            why.contains("refresh address")
+        else {
+            Issue.record("no address after the TcToken is not 400 saying why")
+            return
+        }
         guard case .failure(.internalError) = answer(.noTerminal) else {
             Issue.record("a failure without address that is not about the TcToken is not 500")
             return

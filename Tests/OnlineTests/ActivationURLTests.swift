@@ -46,7 +46,8 @@ import Testing
 }
 
 @Suite struct WebOriginTests {
-    @Test func fillsInTheDefaultPortAndIgnoresPathAndCase() {
+    @Test("EID_CLIENT_A4_04: the origin fills in the default port and ignores path and case")
+    func fillsInTheDefaultPortAndIgnoresPathAndCase() {
         #expect(WebOrigin.isSameOrigin("https://h.example", "https://H.example:443/x?y#z"))
         #expect(WebOrigin(url: "http://h.example/")?.port == 80)
     }

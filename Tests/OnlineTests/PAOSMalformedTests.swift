@@ -75,7 +75,8 @@ import Testing
             Self.envelope("<TransmitResponse>\(Self.ok)<OutputAPDU>90</OutputAPDU></TransmitResponse>"))
     }
 
-    @Test func refusesMissingMandatoryElements() {
+    @Test("EID_CLIENT_B_11, EID_CLIENT_B_14: refuses messages without a mandatory element")
+    func refusesMissingMandatoryElements() {
         Self.expect(
             .missingElement(message: "DIDAuthenticate", element: "EphemeralPublicKey"),
             Self.envelope(Self.eac("EAC2InputType", "<Signature>00</Signature>")))
@@ -104,7 +105,8 @@ import Testing
             Self.envelope("<DIDAuthenticateResponse>\(Self.ok)</DIDAuthenticateResponse>"))
     }
 
-    @Test func refusesDuplicatesOfSingleElements() {
+    @Test("EID_CLIENT_B_15: refuses duplicates of single elements")
+    func refusesDuplicatesOfSingleElements() {
         Self.expect(
             .duplicateElement(message: "DIDAuthenticate", element: "EphemeralPublicKey"),
             Self.envelope(
@@ -121,6 +123,17 @@ import Testing
                 header:
                     #"<MessageID xmlns="http://www.w3.org/2005/03/addressing">a</MessageID><MessageID xmlns="http://www.w3.org/2005/03/addressing">b</MessageID>"#
             ))
+    }
+
+    @Test("EID_CLIENT_B_13: refuses EAC1InputType with two CertificateDescription elements")
+    func refusesTwoCertificateDescriptions() {
+        Self.expect(
+            .duplicateElement(message: "DIDAuthenticate", element: "CertificateDescription"),
+            Self.envelope(
+                Self.eac(
+                    "EAC1InputType",
+                    "<Certificate>7F21</Certificate><CertificateDescription>30</CertificateDescription>"
+                        + "<CertificateDescription>30</CertificateDescription>")))
     }
 
     @Test func refusesUnknownTypesAndResultMajors() {

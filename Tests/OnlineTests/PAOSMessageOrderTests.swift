@@ -28,6 +28,9 @@ import Testing
         DIDAuthenticateResponse(result: DSSResult(.error(.cancellationByUser)), nil))
     static let failedTransmit = PAOSMessage.transmitResponse(
         TransmitResponse(result: DSSResult(.error(.unknownError)), outputAPDUs: [[0x69, 0x82]]))
+    /// A client's failure reported in the TransmitResponse: no responses.
+    static let transmitError = PAOSMessage.transmitResponse(
+        TransmitResponse(result: DSSResult(.error(.cancellationByUser)), outputAPDUs: []))
 
     static func follows(_ sequence: [PAOSMessage]) -> Bool {
         var previous: PAOSMessage?
@@ -72,9 +75,22 @@ import Testing
             ]))
         #expect(
             !Self.follows([
-                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit,
+                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.transmitError,
                 Self.transmit,
             ]))
+    }
+
+    /// TR-03124-2 EID_CLIENT_B_07: a TransmitResponse that stopped at an unacceptable status word
+    /// (Result error, the responses up to it) leaves the server free to send another Transmit, as
+    /// AusweisApp2 takes it (measured with eid-testserver's transmit_stop).
+    @Test func aTransmitStoppedAtAnUnacceptableStatusMayBeFollowedByTransmit() {
+        #expect(
+            Self.follows([
+                Self.start, Self.eac1, Self.eac1Out, Self.eac2Signed, Self.eac2Out, Self.transmit, Self.failedTransmit,
+                Self.transmit, Self.transmitted, Self.end,
+            ]))
+        #expect(!Self.failedTransmit.kind.successors.contains(.didAuthenticateEAC1))
+        #expect(!Self.eac1.mayFollow(Self.failedTransmit) && Self.end.mayFollow(Self.failedTransmit))
     }
 
     @Test func outOfOrderMessagesAreRefused() {

@@ -76,7 +76,9 @@ import Testing
         #expect(throws: TcTokenError.malformedXML(.tooLarge(limit: TcToken.maximumSize))) { try TcToken.parse(long) }
     }
 
-    @Test(arguments: ["ServerAddress", "SessionIdentifier", "RefreshAddress", "Binding"])
+    @Test(
+        "EID_CLIENT_A2_13: rule 2 refuses a missing or empty mandatory element",
+        arguments: ["ServerAddress", "SessionIdentifier", "RefreshAddress", "Binding"])
     func rule2RefusesAMissingOrEmptyMandatoryElement(name: String) {
         #expect(throws: TcTokenError.missingElement(name)) { try TcToken.parse(Self.token(Self.without(name))) }
         let emptied = Self.without(name) + "<\(name)>  </\(name)>"
@@ -98,7 +100,8 @@ import Testing
         #expect(throws: TcTokenError.unsupportedPathSecurityProtocol) { try TcToken.parse(Self.token(tls)) }
     }
 
-    @Test func rule5RefusesAddressesThatAreNotHTTPS() {
+    @Test("EID_CLIENT_A2_14: rule 5 refuses addresses that are not https")
+    func rule5RefusesAddressesThatAreNotHTTPS() {
         let httpServer = Self.without("ServerAddress") + "<ServerAddress>http://eid.example/paos</ServerAddress>"
         #expect(throws: TcTokenError.notHTTPS("ServerAddress")) { try TcToken.parse(Self.token(httpServer)) }
         let httpRefresh = Self.without("RefreshAddress") + "<RefreshAddress>http://s.example/r</RefreshAddress>"
@@ -131,14 +134,17 @@ import Testing
         #expect(TcToken.communicationErrorAddress(ofRefused: Array("TcToken".utf8)) == nil)
     }
 
-    @Test func rule5KeepsAnHTTPErrorAddressButDoesNotUseIt() throws {
+    @Test("EID_CLIENT_A2_27: rule 5 keeps an http CommunicationErrorAddress but does not use it")
+    func rule5KeepsAnHTTPErrorAddressButDoesNotUseIt() throws {
         let httpError = Self.valid + "<CommunicationErrorAddress>http://s.example/e</CommunicationErrorAddress>"
         let token = try TcToken.parse(Self.token(httpError))
         #expect(token.communicationErrorAddress == "http://s.example/e")
         #expect(token.usableCommunicationErrorAddress == nil)
     }
 
-    @Test(arguments: ["ABC", "zz", "", "AB CD", String(repeating: "00", count: 257)])
+    @Test(
+        "EID_CLIENT_A2_20, EID_CLIENT_A2_21: rule 6 refuses a PSK that is not even-length hex",
+        arguments: ["ABC", "zz", "", "AB CD", String(repeating: "00", count: 257)])
     func rule6RefusesAPSKThatIsNotEvenLengthHex(psk: String) {
         let text =
             Self.valid + "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"

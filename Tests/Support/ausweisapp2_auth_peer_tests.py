@@ -3,6 +3,8 @@
 pcscd) as the card against `eid-testserver serve`, the project's eID server (issue 9, item 4).
 
     ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
+    ausweisapp2_auth_peer_tests.py BIN_DIR c3        only the TR-03124-2 C3 cases (CVCA link chains), asserted
+    ausweisapp2_auth_peer_tests.py BIN_DIR tls2      only the TR-03124-2 module E cases on TLS-2, asserted
     ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault, "tls:NAME"
                                                      = no fault, the server serving NAME.pem of
                                                      tls-test-pki.sh), asserting nothing: what
@@ -18,6 +20,7 @@ AusweisApp2's log of the case (every APDU and TLS detail) are printed, secrets m
 timeout or a lost connection AusweisApp2 is restarted. Ends with `N passed, N failed`; exit status 1 when a case failed.
 """
 import asyncio
+import json
 import os
 import re
 import shutil
@@ -46,19 +49,72 @@ REFRESH, COMMUNICATION_ERROR, NONE = "refresh", "communication-error", "none"
 
 
 def case(fault, major, minor=None, url=REFRESH, result="error", asked=("ACCESS_RIGHTS", "ENTER_PIN"), reason=None,
-         tls=None):
+         tls=None, tr=None, c3=None, tls2=None, browser=404, cancel_after_pin=False):
     """A fault (None: none) and what AusweisApp2 and the server must show: the final AUTH's result
     major and minor (the suffixes after resultmajor# and resultminor/) and which URL it gives;
     what the server's /result shows ("ok": ok:true with the sample data, "error": ok:false,
-    "unchanged": still the previous session's, as the client never reached the PAOS endpoint);
+    "unchanged": still the previous session's, as the client never reached the PAOS endpoint; "any": not
+    looked at, for a case that finishes no session late in the run, when an earlier case's unused
+    session may time out meanwhile and change /result);
     and the questions AusweisApp2 asks before it ends; `reason`, when given, is the error reason
     /result must name; `tls`, when given, names the certificate chain of Tests/Support/tls-test-pki.sh
-    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf)."""
-    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls)
+    that a server of the case's own serves (`serve --tls-certificate`, the chain after the leaf); `tr`,
+    when given, the TR-03124-2 test cases it stages ("A2_05" or "A4_09,D_14"), named first in the case's
+    name (EID_CLIENT_A2_05: …; serve_peer_tests.py's runs of eid serve count for them: `make conformance`);
+    `browser`, for a case without address (url NONE), the status of the error page a browser activation gets
+    (serve_peer_tests.py): 404 when no TcToken came, 400 when one did but no address came of it;
+    `cancel_after_pin`: CANCEL sent right after SET_PIN; `c3`, when
+    given, stages a CVCA link chain of TR-03124-2 module C3 (see `c3_case`); `tls2`, when given, a TLS-2 server
+    of module E (see `tls2_case`)."""
+    return dict(fault=fault, major=major, minor=minor, url=url, result=result, asked=asked, reason=reason, tls=tls,
+                tr=tr, browser=browser, cancel_after_pin=cancel_after_pin, c3=c3, tls2=tls2)
 
 
-def success(fault):
-    return case(fault, "ok", result="ok")
+def tr_prefix(expected):
+    """The prefix of the name of a case with tr="A4_09,D_14" ("EID_CLIENT_A4_09, EID_CLIENT_D_14: "), else ""."""
+    if not expected.get("tr"):
+        return ""
+    return ", ".join("EID_CLIENT_" + name.strip() for name in expected["tr"].split(",")) + ": "
+
+
+# The certificates of the TLS-2 cases, made once per run (openssl req): key options, subject, extension.
+TLS2_CERTIFICATES = {
+    "rsa3072": (["-newkey", "rsa:3072"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa2048": (["-newkey", "rsa:2048"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "rsa1024": (["-newkey", "rsa:1024"], "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+    "ec192": (["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime192v1"], "/CN=127.0.0.1",
+              "subjectAltName=IP:127.0.0.1"),
+    "wrongsan": (["-newkey", "rsa:3072"], "/CN=127.0.0.1", "subjectAltName=DNS:wrong.example"),
+    "wrongcn": (["-newkey", "rsa:3072"], "/CN=wrong.example", None),
+}
+TLS2_PSK = "4E1F0C3A5B6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F9011223344556677"  # https_test_server.py's PSK_KEY
+TLS2_SESSION = "0c3a5b6d-e2e-tls2-session"  # and its SESSION_ID
+TLS2_SUITES = "RSA-PSK-AES256-GCM-SHA384:RSA-PSK-AES256-CBC-SHA"
+
+
+def tls2_case(name, certificate, options, minor="dp#trustedChannelEstablishmentFailed"):
+    """TR-03124-2 module E on TLS-2 (as Tests/EndToEndTests/ConformanceETLS2Tests.swift): the TcToken of
+    https_test_server.py's /tctoken-psk points at an `openssl s_server -psk` with `certificate` and `options`;
+    AusweisApp2 must end before the card with `minor` and the TcToken's RefreshAddress, and s_server must have
+    seen its ClientHello."""
+    return case(None, "error", minor, result="unchanged", asked=(),
+                tls2=dict(name=name, certificate=certificate, options=options))
+
+
+def c3_case(name, card, newest, eac1_from, verified, cars=()):
+    """TR-03124-2 module C3 (as Tests/EndToEndTests/ConformanceC3Tests.swift): a fresh eid-sim trusting the
+    generations `card` of the test CVCA series (`eid-test-pki cvca --generation N`, the current one first; None:
+    the card of the case before, whose trust point may have moved on) and a server of the case's own,
+    `serve --cvca-generation NEWEST --eac1-links-from EAC1_FROM`. AusweisApp2 must succeed, the card verify
+    `verified` certificates (PSO:Verify Certificate in eid-sim's trace: the link certificates after its trust
+    point, DV and AT) and the CARs AusweisApp2's EAC1 output names (/result's certificationAuthorityReferences)
+    be `cars`."""
+    return case(None, "ok", result="ok", c3=dict(name=name, card=card, newest=newest, eac1_from=eac1_from,
+                                                  verified=verified, cars=[f"DEEIDTESTLK0000{g}" for g in cars]))
+
+
+def success(fault, tr=None):
+    return case(fault, "ok", result="ok", tr=tr)
 
 
 def refused_before_the_card(fault, minor, url=REFRESH, result="error"):
@@ -115,6 +171,79 @@ CASES = [
     case(None, "ok", result="ok", tls="pathlen"),
     case(None, "ok", result="ok", tls="clientauth"),
     case(None, "ok", result="ok", tls="keyusage"),
+    # TR-03124-2 module B (the eCard-API profile). Transmit: every APDU in one batch, an acceptable 6300 among
+    # them; a read the card refuses (6982, not acceptable) second in a batch, after which the client must stop
+    # (the server sends the rest again); AcceptableStatusCodes of one byte.
+    success("transmit_batch", tr="B_06"),
+    # AusweisApp2 stops at the refused read (TransmitCommand), reports al/common#unknownError in that
+    # TransmitResponse and goes on with the next Transmit; the server reads the rest and ends with ok, but the
+    # status StateTransmit set for the TransmitResponse (Card_Unexpected_Transmit_Status) stays to the end: its
+    # AUTH is an error although the server's StartPAOSResponse is ok. eid does the same (serve_peer_tests.py
+    # expects this case of eid serve too).
+    case("transmit_stop", "error", "al/common#unknownError", result="ok", tr="B_07"),
+    success("transmit_status_prefix", tr="B_33"),
+    # Another eService's AT certificate, or an expired one, in EAC2InputType: ignored (StateProcessCertificatesFromEac2).
+    success("eac2_other_at", tr="B_09"),
+    success("eac2_expired_at", tr="B_10"),
+    # The server ends early with StartPAOSResponse al/common#internalError: after the EAC1 output, after the EAC2
+    # output, instead of EACAdditionalInputType, and after the EAC2 output of that round.
+    case("end_after_eac1", "error", "al/common#internalError", reason="end_after_eac1", tr="B_20"),
+    case("end_after_eac2", "error", "al/common#internalError", reason="end_after_eac2", tr="B_21"),
+    case("end_after_eac2_challenge", "error", "al/common#internalError", reason="end_after_eac2_challenge",
+         tr="B_22"),
+    case("end_after_eac_additional", "error", "al/common#internalError", reason="end_after_eac_additional",
+         tr="B_22"),
+    # TR-03124-2 cases of the TcToken fetch and the refresh address (issue 18; eid: ConformanceA2Tests):
+    # 307 to the TcToken; a TcToken empty but for its CommunicationErrorAddress (the browser goes there); a
+    # redirect to 404 (no TcToken, no address); a ServerAddress answering 404 (the refresh address with the
+    # error; no session finishes); after the data were read, a refresh address of another origin answering 404
+    # and no CommunicationErrorAddress (no address at all).
+    case("redirect_307", "ok", result="ok", tr="A2_08"),
+    case("empty_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=COMMUNICATION_ERROR, result="any",
+         asked=(), tr="A2_05"),
+    case("redirect_404", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_09,D_16_c"),
+    case("server_address_404", "error", "dp#trustedChannelEstablishmentFailed", result="any", asked=(),
+         tr="A2_15"),
+    case("refresh_404_no_error_address", "error", "al/common#communicationError", url=NONE, result="ok",
+         tr="A4_09,D_14,D_16_g", browser=400),
+    # 302 to the TcToken; a redirect to http on the way to it (not followed: no TcToken, no address; 400 to a
+    # browser, as for an http tcTokenURL).
+    case("redirect_302", "ok", result="ok", tr="A2_06"),
+    case("redirect_http", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_10,D_16_d", browser=400),
+    # A blank (one space) instead of the TcToken: no TcToken, no address.
+    case("blank_tctoken", "error", "dp#trustedChannelEstablishmentFailed", url=NONE, result="any", asked=(),
+         tr="A2_12,D_16_f"),
+    # CANCEL right after the PIN, while the client works with the server (each PAOS answer 1 s late): the
+    # user's cancel, reported to the server, at the refresh address.
+    case("slow", "error", "sal#cancellationByUser", tr="A4_11", cancel_after_pin=True),
+    # TR-03124-2 module C3 last: each case with a card of its own (AusweisApp2 with pre-verification off builds
+    # the card's chain from the CAR PACE gives, through EAC1's and EAC2's link certificates).
+    c3_case("EID_CLIENT_C3_01 r=1 s=4", (1,), 4, 1, 5),
+    c3_case("EID_CLIENT_C3_01 after the update", None, 4, 4, 2),
+    c3_case("EID_CLIENT_C3_01 r=3 s=6", (3,), 6, 1, 5),
+    c3_case("EID_CLIENT_C3_02 r=1 b=3 s=5", (1,), 5, 3, 6, cars=(1,)),
+    c3_case("EID_CLIENT_C3_03 r=2 s=4", (2,), 4, 4, 4, cars=(2,)),
+    c3_case("EID_CLIENT_C3_04 s-1,s=4,5", (5, 4), 5, 1, 2),
+    c3_case("EID_CLIENT_C3_05 s-1,s=4,5 b=3", (5, 4), 5, 3, 2),
+    c3_case("EID_CLIENT_C3_06 s-1,s=4,5", (5, 4), 5, 5, 2),
+    c3_case("EID_CLIENT_C3_07 s=4", (4,), 4, 1, 2),
+    c3_case("EID_CLIENT_C3_08 s=4", (4,), 4, 4, 2),
+    # TR-03124-2 module E on TLS-2 (PSK), measured.
+    tls2_case("EID_CLIENT_E_07_T TLS 1.0", "rsa3072", ["-tls1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_07_T TLS 1.1", "rsa3072", ["-tls1_1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_10 foreign suites", "rsa3072",
+              ["-tls1_2", "-cipher", "PSK-AES256-CBC-SHA:PSK-AES128-GCM-SHA256:DHE-PSK-AES256-GCM-SHA384:"
+               "ECDHE-PSK-AES256-CBC-SHA384:RSA-PSK-NULL-SHA256:RSA-PSK-CAMELLIA256-SHA384:RSA-PSK-CHACHA20-POLY1305:"
+               "RSA-PSK-3DES-EDE-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_11_a SubjectAltName", "wrongsan", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_11_b common name", "wrongcn", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12_T RSA 2048", "rsa2048", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12_T RSA 1024", "rsa1024", ["-tls1_2", "-cipher", TLS2_SUITES + ":@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_12_T EC P-192", "ec192",
+              ["-tls1_2", "-cipher", TLS2_SUITES + ":ECDHE-PSK-AES128-CBC-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:"
+               "@SECLEVEL=0"]),
 ]
 
 
@@ -169,11 +298,19 @@ class TestServer:
         self.process.stdout.close()
 
 
-async def authenticate(client, url):
+def verified_certificates(card):
+    """How many PSO:Verify Certificate eid-sim answered so far, and whether each with 9000."""
+    card.trace.flush()
+    card.trace.seek(0)
+    lines = [line.strip() for line in card.trace if line.startswith("eid-sim: apdu ins=2A")]
+    return len(lines), all(line.endswith("sw=9000") for line in lines)
+
+
+async def authenticate(client, url, cancel_after_pin=False):
     """RUN_AUTH at `url` (None: a browser started the workflow, the client only answers):
-    ACCEPT the access rights, the PIN when asked; returns the final AUTH and the names of the
-    questions asked. Anything else asked is answered with CANCEL, and the case fails once the
-    workflow has ended."""
+    ACCEPT the access rights, the PIN when asked (with `cancel_after_pin`, CANCEL right after it);
+    returns the final AUTH and the names of the questions asked. Anything else asked is answered
+    with CANCEL, and the case fails once the workflow has ended."""
     if url:
         await client.send("RUN_AUTH", tcTokenURL=url)
     asked = []
@@ -188,6 +325,8 @@ async def authenticate(client, url):
         elif name == "ENTER_PIN" and message.get("reader", {}).get("card", {}).get("retryCounter") == 3:
             asked.append(name)
             await client.send("SET_PIN", value=PIN)
+            if cancel_after_pin:
+                await client.send("CANCEL")
         elif name not in ("AUTH", "CERTIFICATE", "INFO"):
             await client.send("CANCEL")
             await client.expect("AUTH", timeout=15.0, ignore=("READER", "STATUS", "INSERT_CARD", name))
@@ -208,7 +347,7 @@ def url_kind(url, origin):
     ORIGIN/refresh?session=ID, its CommunicationErrorAddress the same with &error=communication)."""
     if not url:
         return NONE
-    if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+", url):
+    if re.fullmatch(re.escape(origin) + r"/refresh(\?session=[0-9a-f]+)?", url):
         return REFRESH
     if re.fullmatch(re.escape(origin) + r"/refresh\?session=[0-9a-f]+&error=communication", url):
         return COMMUNICATION_ERROR
@@ -227,7 +366,9 @@ def check(expected, final, asked, result, previous, origin):
         raise CaseFailed(f"AUTH url {final.get('url')!r}, expected the {expected['url']} address")
     if asked != expected["asked"]:
         raise CaseFailed(f"AusweisApp2 asked {list(asked)}, expected {list(expected['asked'])}")
-    if expected["result"] == "unchanged":
+    if expected["result"] == "any":
+        pass
+    elif expected["result"] == "unchanged":
         if result != previous:
             raise CaseFailed(f"/result changed, but the client should not have reached PAOS: {result[:300]}")
     elif expected["result"] == "ok":
@@ -248,6 +389,8 @@ class Runner:
         self.pin_to_auth = []
         self.log_offset = 0
         self.tls_pki = None
+        self.c3_dir = None
+        self.tls2_dir = self.tls2_server = self.tls2_port = None
 
     async def start_app(self):
         self.app = AusweisApp2(settings=NO_PREVERIFICATION)
@@ -265,8 +408,12 @@ class Runner:
         self.app = self.client = None
 
     async def run_case(self, expected):
+        if expected["tls2"]:
+            return await self.run_tls2_case(expected)
         previous = self.server.result()
-        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]))
+        before = verified_certificates(self.card)[0] if expected["c3"] else 0
+        final, asked = await authenticate(self.client, self.server.tctoken_url(expected["fault"]),
+                                          expected.get("cancel_after_pin", False))
         result = self.server.result()
         if self.probe:
             print("  " + describe(expected["fault"], final, asked, result))
@@ -276,6 +423,15 @@ class Runner:
             print("  AusweisApp2 log of this case:\n" + self.app.log_since(self.log_offset, SECRETS))
             return
         check(expected, final, asked, result, previous, self.server.origin)
+        if expected["c3"]:
+            count, all_ok = verified_certificates(self.card)
+            c3 = expected["c3"]
+            cars = json.loads(result).get("certificationAuthorityReferences")
+            if count - before != c3["verified"] or not all_ok:
+                raise CaseFailed(f"the card verified {count - before} certificates (all 9000: {all_ok}), "
+                                 f"expected {c3['verified']}")
+            if cars != c3["cars"]:
+                raise CaseFailed(f"AusweisApp2 named the CARs {cars}, expected {c3['cars']}")
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
 
@@ -293,9 +449,111 @@ class Runner:
         return TestServer(self.bin_dir, ["--tls-certificate", served,
                                          "--tls-key", os.path.join(self.tls_pki, f"{name}.key")])
 
+    async def run_tls2_case(self, expected):
+        """A TLS-2 case: the shared server stays unused, s_server gets the TLS-2 connection."""
+        previous = self.server.result()
+        tokens_origin, port = self.tls2_tokens()
+        log = os.path.join(self.tls2_dir, "s_server.log")
+        with open(log, "w") as out:
+            s_server = subprocess.Popen(
+                ["openssl", "s_server", "-accept", "127.0.0.1:0", "-state", "-www",
+                 "-cert", os.path.join(self.tls2_dir, expected["tls2"]["certificate"] + ".pem"),
+                 "-key", os.path.join(self.tls2_dir, expected["tls2"]["certificate"] + ".key"),
+                 "-psk", TLS2_PSK, "-psk_identity", TLS2_SESSION, *expected["tls2"]["options"]],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+        try:
+            s_port = None
+            for _ in range(100):
+                text = open(log).read()
+                found = re.search(r"ACCEPT", text)
+                if found:
+                    s_port = self.listening_port(s_server.pid)
+                    if s_port:
+                        break
+                time.sleep(0.05)
+            if not s_port:
+                raise CaseFailed(f"s_server did not start: {open(log).read()}")
+            url = f"{tokens_origin}/tctoken-psk?server={s_port}"
+            final, asked = await authenticate(self.client, url)
+            time.sleep(0.2)
+            seen = open(log).read()
+        finally:
+            terminate(s_server)
+        if self.probe:
+            print("  " + describe(expected["tls2"]["name"], final, asked, ""))
+            print("  s_server:\n    " + "\n    ".join(seen.splitlines()[-8:]))
+            return
+        if "SSL_accept:before SSL initialization" not in seen:
+            raise CaseFailed(f"s_server saw no connection: {seen}")
+        check(expected, final, asked, self.server.result(), previous, tokens_origin)
+        outcome = final.get("result", {})
+        return f"{(outcome.get('minor') or '').removeprefix(MINOR)}, {outcome.get('message') or ''}"[:160]
+
+    @staticmethod
+    def listening_port(pid):
+        """The TCP port process `pid` listens on (from /proc), or None."""
+        inodes = set()
+        try:
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                target = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+        except OSError:
+            return None
+        with open("/proc/net/tcp") as table:
+            for line in table.readlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:
+                    return int(fields[1].split(":")[1], 16)
+        return None
+
+    def tls2_tokens(self):
+        """https_test_server.py serving /tctoken-psk (started once), and the TLS-2 certificates."""
+        if self.tls2_dir is None:
+            self.tls2_dir = tempfile.mkdtemp(prefix="eid-aa2-tls2-")
+            for name, (key, subject, extension) in TLS2_CERTIFICATES.items():
+                command = ["openssl", "req", "-x509", *key, "-nodes", "-days", "2", "-subj", subject, "-keyout", os.path.join(self.tls2_dir, name + ".key"),
+                           "-out", os.path.join(self.tls2_dir, name + ".pem")]
+                if extension:
+                    command += ["-addext", extension]
+                subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            cert, key = (os.path.join(self.tls2_dir, "rsa3072" + end) for end in (".pem", ".key"))
+            self.tls2_server = subprocess.Popen(
+                [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "https_test_server.py"),
+                 cert, key, cert, key], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            words = self.tls2_server.stdout.readline().decode().split()
+            if len(words) != 3 or words[0] != "PORTS":
+                raise CaseFailed(f"https_test_server.py said {words}")
+            self.tls2_port = int(words[1])
+        return f"https://127.0.0.1:{self.tls2_port}", self.tls2_port
+
+    async def c3_setup(self, c3):
+        """A server of its own for the C3 case and, unless the case goes on with the card before, a fresh
+        eid-sim trusting the case's generations."""
+        self.server = TestServer(self.bin_dir, ["--cvca-generation", str(c3["newest"]),
+                                                "--eac1-links-from", str(c3["eac1_from"])])
+        if c3["card"] is None:
+            return
+        if self.c3_dir is None:
+            self.c3_dir = tempfile.mkdtemp(prefix="eid-aa2-c3-")
+        arguments = []
+        for generation in c3["card"]:
+            path = os.path.join(self.c3_dir, f"cvca-{generation}.cvcert")
+            subprocess.run([os.path.join(self.bin_dir, "eid-test-pki"), "cvca", "--generation", str(generation),
+                            "--output", path], check=True)
+            arguments += ["--cvca", path]
+        self.card.stop()
+        if self.client:
+            await self.client.wait_for_reader(self.reader, has_card=False)
+        self.card = SoftwareCard(self.bin_dir, self.port, arguments)
+        if self.client:
+            await self.client.wait_for_reader(self.reader, has_card=True)
+
     async def prepare(self, expected):
         if expected["tls"]:
             self.server = self.tls_server(expected["tls"])
+        if expected["c3"]:
+            await self.c3_setup(expected["c3"])
         if self.app is None:
             await self.start_app()
         self.log_offset = self.app.log_size()
@@ -318,7 +576,12 @@ class Runner:
 
     @staticmethod
     def name(expected):
-        return "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"] else expected["fault"] or "no fault")
+        if expected["c3"]:
+            return expected["c3"]["name"] + " (auth)"
+        if expected["tls2"]:
+            return expected["tls2"]["name"] + " (auth)"
+        return tr_prefix(expected) + "auth, " + (f"TLS chain {expected['tls']}" if expected["tls"]
+                                                 else expected["fault"] or "no fault")
 
     async def main(self, cases):
         # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
@@ -335,6 +598,13 @@ class Runner:
             shared.stop()
             if self.tls_pki:
                 shutil.rmtree(self.tls_pki, ignore_errors=True)
+            if self.c3_dir:
+                shutil.rmtree(self.c3_dir, ignore_errors=True)
+            if self.tls2_server:
+                terminate(self.tls2_server)
+                self.tls2_server.stdout.close()
+            if self.tls2_dir:
+                shutil.rmtree(self.tls2_dir, ignore_errors=True)
         if self.pin_to_auth:
             times = sorted(self.pin_to_auth)
             print(f"AusweisApp2 SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
@@ -348,8 +618,11 @@ def main():
     async def run(arguments):
         nonlocal runner
         probe = arguments[1:]
-        cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:") else case(None if name == "-" else name, "?")
-                 for name in probe] if probe else CASES
+        if probe in (["c3"], ["tls2"]):  # the C3 or the TLS-2 cases alone, asserted
+            probe, cases = [], [expected for expected in CASES if expected[arguments[1]]]
+        else:
+            cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:")
+                     else case(None if name == "-" else name, "?") for name in probe] if probe else CASES
         runner = Runner(arguments[0], bool(probe))
         return await runner.main(cases)
 

@@ -9,6 +9,8 @@ GET  /loop       302 -> /loop                             GET /http      302 -> 
 GET  /nolocation 302 without Location                     GET /big?n=N   200 with N bytes
 GET  /slow       answers after 5 s
 GET  /tctoken-start 302 -> https://127.0.0.1:B/tctoken    (a TcToken without PSK: ServerAddress https://127.0.0.1:A/paos)
+GET  /tctoken-psk?server=N  a TcToken with PSK_KEY for SESSION_ID, ServerAddress https://127.0.0.1:N/ (an eID server
+                            of the test's own, e.g. openssl s_server -psk), RefreshAddress https://127.0.0.1:A/refresh
 POST /paos       200 {"length":N,"paos":<PAOS header>,"requestsOnConnection":K} (HTTP/1.1 keep-alive)
 Runs until killed.
 """
@@ -19,6 +21,10 @@ import sys
 import threading
 import time
 import urllib.parse
+
+# The TLS-2 key and session of /tctoken-psk (TEST ONLY: ConformanceETLS2Tests gives them to openssl s_server).
+PSK_KEY = "4E1F0C3A5B6D7E8F90A1B2C3D4E5F60718293A4B5C6D7E8F9011223344556677"
+SESSION_ID = "0c3a5b6d-e2e-tls2-session"
 
 
 def handler_for(ports):
@@ -61,6 +67,20 @@ def handler_for(ports):
                     "</TCTokenType>"
                 )
                 self.reply(200, token.encode(), [("Content-Type", "text/xml")])
+            elif url.path == "/tctoken-psk":
+                server = int(urllib.parse.parse_qs(url.query).get("server", ["0"])[0])
+                token = (
+                    "<TCTokenType>"
+                    f"<ServerAddress>https://127.0.0.1:{server}/</ServerAddress>"
+                    f"<SessionIdentifier>{SESSION_ID}</SessionIdentifier>"
+                    f"<RefreshAddress>https://127.0.0.1:{a}/refresh</RefreshAddress>"
+                    f"<CommunicationErrorAddress>https://127.0.0.1:{a}/error</CommunicationErrorAddress>"
+                    "<Binding>urn:liberty:paos:2006-08</Binding>"
+                    "<PathSecurity-Protocol>urn:ietf:rfc:4279</PathSecurity-Protocol>"
+                    f"<PathSecurity-Parameters><PSK>{PSK_KEY}</PSK></PathSecurity-Parameters>"
+                    "</TCTokenType>"
+                )
+                self.reply(200, token.encode(), [("Content-Type", "text/xml; charset=utf-8")])
             elif url.path == "/relative":
                 self.reply(302, headers=[("Location", "final")])
             elif url.path == "/loop":

@@ -27,6 +27,11 @@ PACKAGES+=(libcurl4-openssl-dev openssl)
 PACKAGES+=(curl)
 # A real browser for the tests of the eID client on port 24727 (serve_browser_tests.py).
 PACKAGES+=(chromium chromium-driver python3-selenium)
+# The HTTP CONNECT proxy of the proxy tests (EndToEndTests' ProxyTests start it on loopback themselves):
+# tinyproxy-bin is the executable alone, without the tinyproxy package's system service on port 8888.
+PACKAGES+=(tinyproxy-bin)
+# make deb: dpkg-shlibdeps (dpkg-dev) finds the package's Depends, lintian judges the .deb as Debian does.
+PACKAGES+=(dpkg-dev lintian)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 

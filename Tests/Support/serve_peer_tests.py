@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -207,7 +208,7 @@ class Refused(PeerError):
         self.answer = answer
 
 
-async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT, cancel_after_pin=False):
     """A browser's GET /eID-Client?tcTokenURL=… to the client on `port`, read as raw HTTP; with
     `answer`, the idle SDK `client` must first receive {"msg":"AUTH"} (Refused when the browser's
     final answer comes first), then answers the workflow (`auth.authenticate`: ACCEPT, the PIN).
@@ -225,12 +226,21 @@ async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIM
             started = first.result()
             if set(strip(started)) != {"msg"}:
                 raise PeerError(f"the SDK client got {strip(started)}, expected {{'msg': 'AUTH'}} first")
-            final, asked = await auth.authenticate(client, None)
+            final, asked = await auth.authenticate(client, None, cancel_after_pin)
         except BaseException:
             first.cancel()
             browser.cancel()
             raise
     return Activation(sent, await browser, final, asked)
+
+
+def says_why(answer):
+    """Raises CaseFailed unless the HTML error page `answer` says something in words (TR-03124-2
+    EID_CLIENT_D_16: a human-readable error description in the body)."""
+    words = re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", answer.body)).strip()
+    if len(words) < 20:
+        raise CaseFailed(f"the error page says nothing in words: {answer.body[:300]!r}")
+    return answer
 
 
 def result_location(location, origin):
@@ -251,12 +261,13 @@ def result_location(location, origin):
 # AusweisApp 2.5 source), as eid does (EndToEndTests AuthFaultsTests).
 PRE_VERIFIED = {"expired_at": auth.refused_before_the_card("expired_at", "il/signature#invalidCertificatePath")}
 
-
 def url_minor(case):
     """The ResultMinor a client appends to the address for a fault case (TR-03124-1, as AusweisApp2
     1.26.2 gives it): communicationError at the CommunicationErrorAddress; trustedChannelEstablishmentFailed
     and cancellationByUser as the SDK gives them; clientError where the client could not read the
-    server's PAOS messages (no StartPAOSResponse ended the session); else serverError."""
+    server's PAOS messages (no StartPAOSResponse ended the session) or, with transmit_stop, the
+    error is the client's own status (the card's refused read, Card_Unexpected_Transmit_Status),
+    not the server's, which is ok; else serverError."""
     minor = (case["minor"] or "").removeprefix(auth.MINOR)
     if case["major"] == "ok":
         return None
@@ -264,7 +275,7 @@ def url_minor(case):
         return "communicationError"
     if minor in ("dp#trustedChannelEstablishmentFailed", "sal#cancellationByUser"):
         return minor.split("#")[1]
-    return "clientError" if case["fault"] in ("broken_xml", "wrong_order") else "serverError"
+    return "clientError" if case["fault"] in ("broken_xml", "wrong_order", "transmit_stop") else "serverError"
 
 
 class ServeRunner(auth.Runner):
@@ -284,10 +295,10 @@ class ServeRunner(auth.Runner):
     async def get(self, path, **options):
         return (await exchange(request(self.app.port, path, **options), self.app.port))[-1]
 
-    async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT):
+    async def activation(self, tctoken_url, answer=True, timeout=auth.CASE_TIMEOUT, cancel_after_pin=False):
         """`activate` with the client under test: the HTTP answers (the interim ones first) and the
         final SDK AUTH (or None); the questions asked in `self.asked`."""
-        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout)
+        done = await activate(self.app.port, self.client, tctoken_url, answer, timeout, cancel_after_pin)
         if answer:
             self.asked = done.asked
         return done.answers, done.final
@@ -312,7 +323,7 @@ class ServeRunner(auth.Runner):
         return "expected difference: Access-Control-Allow-Private-Network sent, as 2.5 does (1.26.2: none)"
 
     async def status_text(self):
-        """http: GET /eID-Client?Status -> 200 text/plain, Key: Value lines, CORS"""
+        """EID_CLIENT_A1_05: http: GET /eID-Client?Status -> 200 text/plain, Key: Value lines, CORS"""
         answer = expect(await self.get("/eID-Client?Status"), 200, "text/plain", CORS)
         lines = answer.body.strip().splitlines()
         if set(VERSION_KEYS) - {line.partition(":")[0] for line in lines} or any(":" not in line for line in lines):
@@ -350,8 +361,8 @@ class ServeRunner(auth.Runner):
             raise CaseFailed("the 404 page reflects the request path unescaped")
 
     async def no_query(self):
-        """http: GET /eID-Client without a query -> 404 HTML"""
-        expect(await self.get("/eID-Client"), 404, "text/html")
+        """EID_CLIENT_A1_03, EID_CLIENT_D_16_a: http: GET /eID-Client without a query -> 404 HTML saying why"""
+        says_why(expect(await self.get("/eID-Client"), 404, "text/html"))
 
     async def kernel_without_upgrade(self):
         """http: GET /eID-Kernel without Upgrade -> 404 HTML"""
@@ -368,17 +379,17 @@ class ServeRunner(auth.Runner):
         return f"expected difference: refused with {answer.status} (DNS rebinding; AusweisApp2 1.26.2: 200)"
 
     async def tctoken_not_found(self):
-        """activation: a tcTokenURL that 404s -> 102, then 404 HTML, no-cache"""
+        """EID_CLIENT_A2_11, EID_CLIENT_D_16_e: activation: a tcTokenURL that 404s -> 102, then 404 HTML saying why, no-cache"""
         answers, _ = await self.activation(self.server.origin + "/nothing", answer=False)
         await self.drain()
         expect(answers[0], 102)
-        expect(answers[-1], 404, "text/html", NO_CACHE)
+        says_why(expect(answers[-1], 404, "text/html", NO_CACHE))
 
     async def tctoken_not_https(self):
-        """activation: a tcTokenURL that is not https -> 400 HTML, no-cache"""
+        """EID_CLIENT_A1_04, EID_CLIENT_D_16_b: activation: a tcTokenURL that is not https -> 400 HTML saying why, no-cache"""
         answers, _ = await self.activation(self.server.origin.replace("https:", "http:") + "/tctoken", answer=False)
         await self.drain()
-        expect(answers[-1], 400, "text/html", NO_CACHE)
+        says_why(expect(answers[-1], 400, "text/html", NO_CACHE))
 
     async def second_websocket(self):
         """websocket: a second client while one is connected -> 429"""
@@ -400,7 +411,7 @@ class ServeRunner(auth.Runner):
         return None if self.aa2 else "expected difference: 403, as 2.5 answers (1.26.2 accepts it: 101)"
 
     async def cancel(self):
-        """activation: CANCEL at ACCESS_RIGHTS -> 303 to the refresh address, error, cancellationByUser"""
+        """EID_CLIENT_A4_10: activation: CANCEL at ACCESS_RIGHTS -> 303 to the refresh address, error, cancellationByUser"""
         path = "/eID-Client?tcTokenURL=" + urllib.parse.quote(self.server.tctoken_url(None), safe="")
         browser = asyncio.create_task(exchange(request(self.app.port, path), self.app.port, auth.CASE_TIMEOUT))
         await self.client.expect("ACCESS_RIGHTS", ignore=("READER", "STATUS", "AUTH"))
@@ -425,9 +436,24 @@ class ServeRunner(auth.Runner):
         if result_location(answers[-1].headers["location"], self.server.origin)[1] != "ok":
             raise CaseFailed(f"the first activation ended at {answers[-1].headers['location']!r}")
 
+    async def other_addresses(self):
+        """EID_CLIENT_A1_02: http: the port at this host's addresses other than loopback -> no connection"""
+        addresses = subprocess.run(["hostname", "-I"], capture_output=True, text=True, timeout=5).stdout.split()
+        if not addresses:
+            raise CaseFailed("this host has no address but loopback (hostname -I): nothing to try from")
+        for address in addresses:
+            with socket.socket(socket.AF_INET6 if ":" in address else socket.AF_INET, socket.SOCK_STREAM) as probe:
+                probe.settimeout(3)
+                try:
+                    probe.connect((address, self.app.port))
+                except OSError:  # refused (nothing listens there), or unreachable
+                    continue
+                raise CaseFailed(f"the client's port {self.app.port} takes connections at {address}")
+        return f"refused at {', '.join(addresses)}"
+
     HTTP_CASES = [status_text, status_json, status_upper_case, preflight, unknown_path, no_query,
                   kernel_without_upgrade, bad_host, tctoken_not_found, tctoken_not_https, second_websocket,
-                  origin_websocket, cancel, conflict]
+                  origin_websocket, cancel, conflict, other_addresses]
 
     async def run_case(self, case):
         if callable(case):
@@ -438,7 +464,8 @@ class ServeRunner(auth.Runner):
             difference = ("expected difference: refused in the pre-verification, before the card (AusweisApp2 "
                           "with it on); AusweisApp2 here has it off: the card refuses (noPermission)")
         previous = self.server.result()
-        answers, final = await self.activation(self.server.tctoken_url(case["fault"]))
+        answers, final = await self.activation(self.server.tctoken_url(case["fault"]),
+                                               cancel_after_pin=case.get("cancel_after_pin", False))
         result = self.server.result()
         if self.probe:
             print(f"  {[f'{a.status} {a.reason}' for a in answers]} Location {answers[-1].headers.get('location')}")
@@ -450,10 +477,11 @@ class ServeRunner(auth.Runner):
 
     def check_browser_answers(self, case, answers):
         """102 first; then 303 to the case's address with its ResultMajor/ResultMinor, or (no
-        address: the TcToken could not be fetched) the error page."""
+        address) the error page: 404 when the TcToken could not be fetched, 400 when no address came
+        of it (the case's `browser`), saying why in words (TR-03124-2 EID_CLIENT_D_16)."""
         expect(answers[0], 102)
         if case["url"] == auth.NONE:
-            expect(answers[-1], 404, "text/html", NO_CACHE)
+            says_why(expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE))
             return
         answer = expect(answers[-1], 303, headers=NO_CACHE)
         want = (case["url"], case["major"], url_minor(case))
@@ -476,7 +504,9 @@ class ServeRunner(auth.Runner):
     @staticmethod
     def name(case):
         """A method case's docstring ("what -> expected"), or the fault case's name."""
-        return case.__doc__ if callable(case) else "activation, " + auth.Runner.name(case)
+        if callable(case):
+            return case.__doc__
+        return auth.tr_prefix(case) + "activation, " + auth.Runner.name(dict(case, tr=None))
 
 
 class ChangePINRunner(pin.Runner):
@@ -507,7 +537,10 @@ def main():
         start_client(client).stop()  # a client that does not start fails the run, not each case
         serve = ServeRunner(bin_dir, client, probe)
         runners.append(serve)
-        cases = [case for case in ServeRunner.HTTP_CASES + auth.CASES if wanted(serve.name(case))]
+        # The C3 and TLS-2 cases need a card or a server of their own per case, which the auth script's runner
+        # sets up for AusweisApp2 alone; eid runs them in ConformanceC3Tests and ConformanceETLS2Tests.
+        fault_cases = [case for case in auth.CASES if not case["c3"] and not case["tls2"]]
+        cases = [case for case in ServeRunner.HTTP_CASES + fault_cases if wanted(serve.name(case))]
         passed, failed = await serve.main(cases) if cases else (0, 0)
         changes = ChangePINRunner(bin_dir, client)
         runners.append(changes)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Certificates for TLSTests, made fresh in DIR on every run (openssl CLI): a test CA and server certificates
 # for 127.0.0.1 — rsa3072, ec256 (P-256), brainpool256 (brainpoolP256r1), rsa2048 (too small), expired,
-# wronghost (issued for wrong.example), badsig (ec256 with its signature broken); ffdhe2048.pem (DH too small).
+# wronghost (issued for wrong.example), wrongcn (no subjectAltName, only the common name wrongcn), badsig (ec256
+# with its signature broken); ffdhe2048.pem (DH too small).
 # Chains with a broken extension (X.509 path rules; the server sends NAME-chain.pem after the leaf):
 # invalidca (RSA 3072, for RSA-PSK too; its issuer "notca" has basicConstraints CA:FALSE), pathlen (the root
 # "ca-pathlen0" allows no intermediate, "sub" is one), clientauth (EKU clientAuth only), keyusage (RSA 3072,
@@ -65,4 +66,5 @@ issued clientauth ca 'subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\nex
 cp ca.pem clientauth-chain.pem
 issued keyusage ca "${server}keyUsage=critical,keyCertSign\n" -algorithm RSA -pkeyopt rsa_keygen_bits:3072
 cp ca.pem keyusage-chain.pem
-for f in rsa3072 ec256 brainpool256 rsa2048 wronghost expired badsig invalidca pathlen clientauth keyusage; do o x509 -in "$f.pem" -outform DER -out "$f.der"; done
+issued wrongcn ca 'basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' "${ec[@]}"
+for f in rsa3072 ec256 brainpool256 rsa2048 wronghost expired badsig invalidca pathlen clientauth keyusage wrongcn; do o x509 -in "$f.pem" -outform DER -out "$f.der"; done

@@ -13,7 +13,8 @@ import Workflows
 
     init() throws { pki = try TestPKI.get() }
 
-    @Test func fetchesTheTcTokenThenPostsPAOSOnAResumedSession() throws {
+    @Test("EID_CLIENT_A2_28: the TcToken fetched, then PAOS posted on a resumed session")
+    func fetchesTheTcTokenThenPostsPAOSOnAResumedSession() throws {
         let server = try Peer.python("rsa3072", "ec256", pki: pki)
         defer { server.stop() }
         let a = server.ports[0]

@@ -43,7 +43,8 @@ import Testing
         }
     }
 
-    @Test func refusesARedirectToHTTP() throws {
+    @Test("EID_CLIENT_A2_10: the TcToken fetch refuses a redirect to http")
+    func refusesARedirectToHTTP() throws {
         try withServers { a, _ in
             #expect(throws: HTTPError.notHTTPS(url: "http://127.0.0.1:\(a)/final")) {
                 try HTTPSession().fetch("https://127.0.0.1:\(a)/http")

@@ -22,7 +22,8 @@ import Testing
         #expect(second.tls.chainTrusted == first.tls.chainTrusted)
     }
 
-    @Test func aServerThatDoesNotResumeIsRefused() throws {
+    @Test("EID_CLIENT_A2_29: a server that does not resume the TcToken's session is refused")
+    func aServerThatDoesNotResumeIsRefused() throws {
         let server = try Peer.sServer(
             ["-cert", "ec256.pem", "-key", "ec256.key", "-www", "-no_cache", "-no_ticket"], pki: pki)
         defer { server.stop() }

@@ -21,13 +21,15 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("rsa3072", [String](), 3072, "TLSv1.3"),
-        ("rsa3072", ["-tls1_2"], 3072, "TLSv1.2"),
-        ("ec256", [], 256, "TLSv1.3"),
-        ("ec256", ["-tls1_2"], 256, "TLSv1.2"),
-        ("brainpool256", ["-tls1_2"], 256, "TLSv1.2"),
-    ])
+    @Test(
+        "EID_CLIENT_E_06: TLS-1 accepts the strong servers (TLS 1.2 and 1.3, RSA 3072, P-256, brainpool)",
+        arguments: [
+            ("rsa3072", [String](), 3072, "TLSv1.3"),
+            ("rsa3072", ["-tls1_2"], 3072, "TLSv1.2"),
+            ("ec256", [], 256, "TLSv1.3"),
+            ("ec256", ["-tls1_2"], 256, "TLSv1.2"),
+            ("brainpool256", ["-tls1_2"], 256, "TLSv1.2"),
+        ])
     func acceptsStrongServers(name: String, extra: [String], bits: Int, version: String) throws {
         let chain = try fetch(name, extra).get()
         #expect(chain.hops.count == 1)
@@ -51,11 +53,13 @@ import Testing
         #expect(chain.response.tls.chainTrusted)
     }
 
-    @Test func refusesAnRSAKeyBelow3000Bits() throws {
+    @Test("EID_CLIENT_E_04: TLS-1 refuses an RSA key below 3000 bits")
+    func refusesAnRSAKeyBelow3000Bits() throws {
         #expect(try fetch("rsa2048").failure == .tls(.serverKeyTooSmall(algorithm: "RSA", bits: 2048, minimum: 3000)))
     }
 
-    @Test func refusesAnEphemeralDHKeyBelow3000Bits() throws {
+    @Test("EID_CLIENT_E_08: TLS-1 refuses an ephemeral DH key below 3000 bits")
+    func refusesAnEphemeralDHKeyBelow3000Bits() throws {
         let result = try fetch(
             "rsa3072", ["-tls1_2", "-cipher", "DHE-RSA-AES256-GCM-SHA384", "-dhparam", "ffdhe2048.pem"])
         #expect(result.failure == .tls(.ephemeralKeyTooSmall(algorithm: "DH", bits: 2048, minimum: 3000)))
@@ -65,15 +69,23 @@ import Testing
         #expect(try fetch("expired").failure == .tls(.certificateExpired))
     }
 
-    @Test func refusesACertificateForAnotherHost() throws {
+    @Test("EID_CLIENT_E_05_a: TLS-1 refuses a certificate for another host")
+    func refusesACertificateForAnotherHost() throws {
         #expect(try fetch("wronghost").failure == .tls(.hostMismatch(host: "127.0.0.1")))
+    }
+
+    /// No subjectAltName, only a common name that is not the server's name (TR-03124-2 E_05_b).
+    @Test("EID_CLIENT_E_05_b: TLS-1 refuses a certificate whose common name is not the server's")
+    func refusesACertificateWhoseCommonNameIsAnotherHost() throws {
+        #expect(try fetch("wrongcn").failure == .tls(.hostMismatch(host: "127.0.0.1")))
     }
 
     @Test func refusesABrokenSignatureEvenWhenTheChainIsUntrusted() throws {
         #expect(try fetch("badsig", ["-cert_chain", "ca.pem"]).failure == .tls(.certificateSignatureInvalid))
     }
 
-    @Test func refusesAServerWithoutForwardSecrecy() throws {
+    @Test("EID_CLIENT_E_03: TLS-1 refuses a server whose only suite has no forward secrecy")
+    func refusesAServerWithoutForwardSecrecy() throws {
         let result = try fetch("rsa3072", ["-tls1_2", "-cipher", "AES256-GCM-SHA384"])
         guard case .tls(.handshakeFailed) = result.failure else {
             Issue.record("expected a failed handshake, got \(result)")
@@ -81,7 +93,8 @@ import Testing
         }
     }
 
-    @Test func refusesTLS11() throws {
+    @Test("EID_CLIENT_E_01: TLS-1 refuses a server of TLS 1.1")
+    func refusesTLS11() throws {
         let result = try fetch("rsa3072", ["-tls1_1", "-cipher", "ALL:@SECLEVEL=0"])
         guard case .tls(.handshakeFailed) = result.failure else {
             Issue.record("expected a failed handshake, got \(result)")

@@ -99,3 +99,30 @@ import Testing
         }
     }
 }
+
+/// The test CVCA series of TR-03124-2 module C3: the same keys in every process, each link verifying under the
+/// generation before, each generation newer than the one before.
+@Suite struct TestCVCAGenerationsTests {
+    @Test func everyGenerationIsTheSameAgainAndLinksToTheNext() throws {
+        for generation in 2...TestCVCAGenerations.maximum {
+            let authority = try TestCVCAGenerations.authority(generation)
+            #expect(authority.keyPair.publicKey == (try TestCVCAGenerations.authority(generation)).keyPair.publicKey)
+            let link = try TestCVCAGenerations.link(to: generation)
+            let before = try TestCVCAGenerations.authority(generation - 1)
+            #expect(link.body.authorityReference == before.holderReference)
+            #expect(link.body.holderReference == authority.holderReference)
+            #expect(link.body.publicKey.publicPoint == authority.certificate.body.publicKey.publicPoint)
+            #expect(link.body.effectiveDate > before.certificate.body.effectiveDate)
+            let chain = try CVCertificateChain(verifying: [before.certificate, link], date: .todayUTC())
+            #expect(chain.target == link)
+        }
+        #expect(TestCVCAGenerations.generation(of: "DEEIDTESTLK00003") == 3)
+        #expect(TestCVCAGenerations.generation(of: TestCertificateAuthority.projectHolderReference) == nil)
+    }
+
+    @Test func noGenerationOutsideTheSeries() {
+        #expect(throws: TestPKIError.invalidGeneration(0)) { try TestCVCAGenerations.authority(0) }
+        #expect(throws: TestPKIError.invalidGeneration(1)) { try TestCVCAGenerations.link(to: 1) }
+        #expect(throws: TestPKIError.invalidGeneration(10)) { try TestCVCAGenerations.link(to: 10) }
+    }
+}

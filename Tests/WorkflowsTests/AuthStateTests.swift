@@ -37,7 +37,8 @@ import Testing
         .pace(.updateRetryCounter(after: .authenticationFailed, fresh), accepted),
         .pace(.resetRetryCounter(PACEProgress(retryCounter: 0)), accepted), .didAuthenticateEac1(accepted),
         .sendDIDAuthenticateResponseEac1(accepted, eac1Card), .eacAdditionalInputType(terminal, eac2Unsigned),
-        .didAuthenticateEac2(terminal), .transmit(terminal),
+        .didAuthenticateEac2(terminal), .transmit(terminal, stopped: nil),
+        .transmit(terminal, stopped: .securityStatusNotSatisfied),
     ]
 
     static func refresh(_ outcome: AuthOutcome, _ basis: RefreshAddressBasis) -> AuthStep {
@@ -79,10 +80,14 @@ import Testing
         step = next(step.state, .received(.eac2(Self.eac2Signed)))
         let eac2 = AuthEffect.didAuthenticateEAC2(terminal, Self.eac2Signed, signature: [7, 7])
         #expect(step == AuthStep(.didAuthenticateEac2(terminal), [eac2]))
-        step = next(step.state, .received(.transmit(Self.apdus)))
-        #expect(step == AuthStep(.transmit(terminal), [.transmit(Self.apdus)]))
-        step = next(step.state, .received(.transmit(Self.apdus)))
-        #expect(step == AuthStep(.transmit(terminal), [.transmit(Self.apdus)]))
+        let transmitting = AuthState.transmit(terminal, stopped: nil)
+        let answered = AuthEffect.sendTransmitResponse(TransmitResponse(result: .ok, outputAPDUs: [[0x90, 0x00]]))
+        for _ in 1...2 {
+            step = next(step.state, .received(.transmit(Self.apdus)))
+            #expect(step == AuthStep(transmitting, [.transmit(Self.apdus)]))
+            step = next(step.state, .cardTransmitted([[0x90, 0x00]], stoppedAt: nil))
+            #expect(step == AuthStep(transmitting, [answered]))
+        }
         let end = AuthOutcome(result: .ok, reason: nil, fromServer: true)
         step = next(step.state, .received(.startPAOSResponse(.ok)))
         #expect(step == Self.refresh(end, .terminal(terminal)))
@@ -237,7 +242,7 @@ import Testing
                 == Self.refresh(AuthOutcome(failure: .userCancelled(during: .authentication)), basis))
         // The server ends with an error on its own.
         #expect(
-            next(.transmit(Self.terminal), .received(.startPAOSResponse(serverError)))
+            next(.transmit(Self.terminal, stopped: nil), .received(.startPAOSResponse(serverError)))
                 == Self.refresh(
                     AuthOutcome(
                         result: .error(.invalidCertificatePath),
@@ -247,6 +252,48 @@ import Testing
         #expect(
             next(.sendErrorResponse(.authEACRefused, basis), .received(.transmit(Self.apdus)))
                 == Self.refresh(AuthOutcome(failure: .authEACRefused), basis))
+    }
+
+    /// EID_CLIENT_B_07: a batch stops at a status word the server does not accept; its response
+    /// reports al/common#unknownError with the responses so far, the next Transmit goes to the
+    /// card, and the first stop stays to the end, as AusweisApp's Card_Unexpected_Transmit_Status
+    /// does: the server's ok ends as that failure (clientError for the browser); after the
+    /// server's error the AUTH result stays the local one and the browser gets serverError.
+    @Test func aStoppedTransmitBatchFailsTheAuthenticationAtTheEnd() {
+        let terminal = Self.terminal
+        let basis = RefreshAddressBasis.terminal(terminal)
+        let refused: [UInt8] = [0x69, 0x82]
+        let stopped = FailureReason.authTransmitStopped(.securityStatusNotSatisfied)
+        var step = next(
+            .transmit(terminal, stopped: nil),
+            .cardTransmitted([[0x90, 0x00], refused], stoppedAt: .securityStatusNotSatisfied))
+        let reported = TransmitResponse(
+            result: DSSResult(.error(.unknownError)), outputAPDUs: [[0x90, 0x00], refused])
+        let stoppedState = AuthState.transmit(terminal, stopped: .securityStatusNotSatisfied)
+        #expect(step == AuthStep(stoppedState, [.sendTransmitResponse(reported)]))
+        step = next(step.state, .received(.transmit(Self.apdus)))
+        #expect(step == AuthStep(stoppedState, [.transmit(Self.apdus)]))
+        // A later stop at another status word: reported too, the first one stays.
+        step = next(step.state, .cardTransmitted([[0x6a, 0x82]], stoppedAt: .fileNotFound))
+        #expect(step.state == stoppedState)
+        step = next(step.state, .received(.transmit(Self.apdus)))
+        step = next(step.state, .cardTransmitted([[0x90, 0x00]], stoppedAt: nil))
+        #expect(
+            step
+                == AuthStep(
+                    stoppedState, [.sendTransmitResponse(TransmitResponse(result: .ok, outputAPDUs: [[0x90, 0x00]]))]))
+        let failed = AuthOutcome(failure: stopped)
+        #expect(failed.result == .error(.unknownError) && !failed.fromServer)
+        #expect(next(step.state, .received(.startPAOSResponse(.ok))) == Self.refresh(failed, basis))
+        let serverError = DSSResult(.error(.invalidCertificatePath))
+        #expect(
+            next(step.state, .received(.startPAOSResponse(serverError)))
+                == Self.refresh(AuthOutcome(result: .error(.unknownError), reason: stopped, fromServer: true), basis))
+        // A failure after the stop is that failure, reported to the server.
+        let removed = FailureReason.cardRemoved(during: .authentication)
+        #expect(
+            next(step.state, .failed(removed))
+                == AuthStep(.sendErrorResponse(removed, basis), [.sendError(removed)]))
     }
 
     /// No refresh URL (§1.6): a success becomes that failure, an earlier failure stands; either
@@ -271,7 +318,7 @@ import Testing
                 "StateEditAccessRights", "StateSelectReader", "StatePreparePace", "StateEnterPacePassword",
                 "StateEstablishPaceChannel", "StateUpdateRetryCounter", "StateResetRetryCounter",
                 "StateDidAuthenticateEac1", "StateSendDIDAuthenticateResponseEAC1", "StateEACAdditionalInputType",
-                "StateDidAuthenticateEac2", "StateTransmit",
+                "StateDidAuthenticateEac2", "StateTransmit", "StateTransmit",
             ])
     }
 }

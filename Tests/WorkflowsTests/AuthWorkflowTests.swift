@@ -216,6 +216,30 @@ import Testing
         #expect(rights.required == ["GivenNames", "AgeVerification"])
     }
 
+    /// TR-03124-2 EID_CLIENT_B_07: the card refuses a read (6982, not acceptable): the
+    /// TransmitResponse says error with that response, and the server's next Transmit is answered
+    /// (eid refused it as out of order before); the server's ok is the outcome.
+    /// EID_CLIENT_B_07: the card refuses the read of round 2 (6982, not acceptable); eid stops the
+    /// batch there, reports al/common#unknownError with the responses so far, takes round 3, and
+    /// ends as AusweisApp2 does: the server's ok, but the authentication failed
+    /// (Card_Unexpected_Transmit_Status, clientError for the browser).
+    @Test func aTransmitStoppedAtAnUnacceptableStatusGoesOnWithTheNextAndFailsAtTheEnd() throws {
+        let run = try authenticate([Self.accept, Self.pin], server: try FakeEIDServer(fault: .refusedRead))
+        let stopped = FailureReason.authTransmitStopped(.securityStatusNotSatisfied)
+        #expect(run.result.outcome == AuthOutcome(failure: stopped))
+        #expect(run.server.dataGroup4 == [UInt8](hex: "64070c054552494b41"), "the server read on after the stop")
+        let responses = run.server.received.compactMap { message -> TransmitResponse? in
+            guard case .transmitResponse(let response) = message else { return nil }
+            return response
+        }
+        #expect(responses.map(\.result.major) == [.ok, .error, .ok])
+        #expect(responses.map(\.outputAPDUs.count) == [1, 1, 1])
+        #expect(responses[1].result.ecardAPIResult == .error(.unknownError))
+        #expect(run.finalAuth?.0?.minor == ECardAPIResult.Minor.unknownError.rawValue)
+        #expect(run.finalAuth?.0?.reason == "Card_Unexpected_Transmit_Status")
+        #expect(run.result.url == "https://service.example/done?ref=1&ResultMajor=error&ResultMinor=clientError")
+    }
+
     @Test func theProjectCVCAIsNotTrustedUnlessAsked() throws {
         let run = try authenticate([Self.accept, Self.pin], trustAnchors: [])
         #expect(run.result.outcome.result == .error(.invalidCertificatePath))
@@ -404,7 +428,7 @@ final class ReactivePeer: ScriptedPeer {
         #expect(channel == AuthProgress(percent: 0, step: .openingSecureChannel))
         #expect(channel?.entering(.pace(.establishPaceChannel(.pin, PACEProgress(retryCounter: 2)), accepted)) == nil)
         let transmit = AuthProgress(percent: 60, step: .readingData)
-        #expect(transmit.entering(.transmit(accepted.terminal)) == nil)
+        #expect(transmit.entering(.transmit(accepted.terminal, stopped: nil)) == nil)
     }
 }
 

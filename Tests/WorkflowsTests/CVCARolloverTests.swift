@@ -50,7 +50,8 @@ import Testing
             date: date, tlsCertificates: [Self.tls])
     }
 
-    @Test func aChainUnderTheNewCVCAPassesWithTheLinkCertificateInEAC1() throws {
+    @Test("EID_CLIENT_B_27: a chain under the new CVCA passes with the link certificate in EAC1")
+    func aChainUnderTheNewCVCAPassesWithTheLinkCertificateInEAC1() throws {
         let checked = try check([serverLink.link, terminal.documentVerifier.certificate, terminal.terminal.certificate])
         #expect(
             checked.chain.certificates.map(\.body.holderReference) == [

@@ -36,6 +36,7 @@ import Testing
         .authInvalidTcToken(.unsupportedBinding),
         .authRefreshAddressFailed(.certificateNotInDescription),
         .authCardSecurityUnusable,
+        .authTransmitStopped(.securityStatusNotSatisfied),
     ]
 
     static func covered(_ reason: FailureReason) -> Int {
@@ -68,11 +69,12 @@ import Testing
         case .authInvalidTcToken: return 25
         case .authRefreshAddressFailed: return 26
         case .authCardSecurityUnusable: return 27
+        case .authTransmitStopped: return 28
         }
     }
 
     @Test func everyReasonIsListed() {
-        #expect(Self.every.map(Self.covered) == Array(0..<28))
+        #expect(Self.every.map(Self.covered) == Array(0..<29))
     }
 
     /// The names are an interface (scripts, STATUS and AUTH messages): they do not change.
@@ -91,7 +93,7 @@ import Testing
                 "Workflow_TrustedChannel_Error_From_Server", "Paos_Generic_Server_Error",
                 "Workflow_Wrong_Parameter_Invocation", "Workflow_TrustedChannel_Establishment_Error",
                 "Workflow_TrustedChannel_Server_Format_Error", "Check_Refresh_Address_Hash_Missing_In_Certificate",
-                "Did_Authenticate_Eac2_Card_Command_Failed",
+                "Did_Authenticate_Eac2_Card_Command_Failed", "Card_Unexpected_Transmit_Status",
             ])
         #expect(Set(Self.every.map(\.name)).count == Self.every.count)
         // AusweisApp's spelling: capitalized words, letters and digits (Did_Authenticate_Eac2_…).
@@ -171,6 +173,18 @@ import Testing
         #expect(FailureReason.authEACRefused.exitStatus == ExitStatus.refused)
         #expect(FailureReason.authEACRefused.result == .error(.noPermission))
         #expect(FailureReason.cardRemoved(during: .authentication).exitStatus == ExitStatus.cardError)
+    }
+
+    /// A Transmit batch the card stopped at a status word the server does not accept: the card
+    /// refused the service's command, a refusal (6) as a refused terminal is, with AusweisApp's
+    /// Card_Unexpected_Transmit_Status and al/common#unknownError.
+    @Test func aStoppedTransmitBatchIsARefusal() {
+        let stopped = FailureReason.authTransmitStopped(.securityStatusNotSatisfied)
+        #expect(stopped.exitStatus == ExitStatus.refused)
+        #expect(stopped.result == .error(.unknownError))
+        #expect(stopped.name == "Card_Unexpected_Transmit_Status")
+        #expect(stopped.sentence.contains("\(StatusWord.securityStatusNotSatisfied)"))
+        #expect(!stopped.isConnectionFailure && !stopped.isCancellation)
     }
 
     /// Before the PAOS exchange: the URL (arguments: 64, a non-https tcTokenURL refused: 6), the

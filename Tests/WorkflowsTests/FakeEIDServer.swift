@@ -1,9 +1,11 @@
 import CardSimulator
 import EAC
+import ECardAPISchema
 import EIDCrypto
 import Online
 import SmartCard
 import TestPKI
+import Testing
 
 @testable import Workflows
 
@@ -32,6 +34,10 @@ final class FakeEIDServer: PAOSTransport {
         case ageVerification
         /// The TA signature is the terminal key's r ‖ s cut or padded with zeros to this length.
         case signatureLength(Int)
+        /// Round 2 reads DG9, which the CHAT does not grant: the card refuses it (6982), which its
+        /// AcceptableStatusCode does not accept; the server goes on and reads DG4 in round 3
+        /// (TR-03124-2 EID_CLIENT_B_07).
+        case refusedRead
     }
 
     /// Born on or before 2008-01-01 (ERIKA, 1984, passes).
@@ -129,6 +135,7 @@ final class FakeEIDServer: PAOSTransport {
         }
         guard let envelope = try? PAOSEnvelope.parse(body) else { throw .connectionFailed }
         received.append(envelope.message)
+        checkAgainstTheSchemas(body, envelope.message)
         let reply =
             (try? respond(to: envelope.message))
             ?? .startPAOSResponse(
@@ -136,8 +143,28 @@ final class FakeEIDServer: PAOSTransport {
         return PAOSEnvelope(reply, relatesTo: envelope.messageID).encoded()
     }
 
+    /// Every message the workflow sends, in every test that plays this server, validates against
+    /// the eCard-API schemas (Tests/ECardAPISchema), read by libxml2. The one known exception: a
+    /// TransmitResponse reporting an error before the card answered any APDU has no OutputAPDU.
+    private func checkAgainstTheSchemas(_ body: [UInt8], _ message: PAOSMessage) {
+        if case .transmitResponse(let response) = message, response.result.major == .error,
+            response.outputAPDUs.isEmpty
+        {
+            return
+        }
+        do {
+            let problems = try ECardAPISchema.shared.get().problems(inEnvelope: body)
+            if !problems.isEmpty { Issue.record("\(message.kind) does not validate: \(problems)") }
+        } catch {
+            Issue.record(error)
+        }
+    }
+
     private func respond(to message: PAOSMessage) throws -> PAOSMessage {
-        if let result = message.responseResult, result.major == .error {
+        // A TransmitResponse that stopped at the refused read of `refusedRead` reports an error too.
+        if let result = message.responseResult, result.major == .error,
+            !(fault == .refusedRead && message.kind == .transmitResponse && transmitRound == 2)
+        {
             return .startPAOSResponse(StartPAOSResponse(result: result))
         }
         switch message {
@@ -195,7 +222,7 @@ final class FakeEIDServer: PAOSTransport {
             }
             let plain = try session.unprotect(try ResponseAPDU(bytes: output))
             secure = session
-            guard plain.statusWord == .success else {
+            guard plain.statusWord == .success || (fault == .refusedRead && transmitRound == 2) else {
                 return .startPAOSResponse(StartPAOSResponse(result: DSSResult(.error(.unknownError))))
             }
             if fault == .ageVerification && transmitRound == 2 && ageVerified == nil {
@@ -220,6 +247,7 @@ final class FakeEIDServer: PAOSTransport {
         let command: CommandAPDU
         switch (transmitRound, fault) {
         case (1, _): command = try CommandAPDU(ins: 0xA4, p1: 0x04, p2: 0x0C, data: ConnectionHandle.eIDApplication)
+        case (2, .refusedRead): command = try CommandAPDU.readBinary(shortFileID: 0x09, ne: 256)
         case (2, .ageVerification):
             // VERIFY of authenticated auxiliary data: 80 20 80 00, the OID.
             command = try CommandAPDU(
@@ -233,7 +261,7 @@ final class FakeEIDServer: PAOSTransport {
         return .transmit(Transmit(inputAPDUs: [.init(protected.bytes, acceptableStatusCodes: [[0x90, 0x00]])]))
     }
 
-    private var finalRound: Int { fault == .ageVerification ? 3 : 2 }
+    private var finalRound: Int { fault == .ageVerification || fault == .refusedRead ? 3 : 2 }
 
     private func sign(_ output: EAC1OutputType, _ key: ECKeyPair) throws -> [UInt8] {
         let input = TerminalAuthenticationSignatureInput(

@@ -41,7 +41,8 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         #expect(client.requests.map(\.headOnly) == [true])
     }
 
-    @Test func redirectsAreFollowedToTheServicesOrigin() throws {
+    @Test("EID_CLIENT_A4_05: redirects are followed to the service's origin")
+    func redirectsAreFollowedToTheServicesOrigin() throws {
         let client = ScriptedRefreshClient([
             "https://shop.example/back": Self.redirect(303, to: "https://pay.example/next"),
             "https://pay.example/next": Self.redirect(302, to: "https://service.example/done?x=1"),
@@ -51,7 +52,8 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         #expect(client.requests.map(\.headOnly) == [false, false, true])
     }
 
-    @Test func everyHopsCertificateMustBeInTheDescription() throws {
+    @Test("EID_CLIENT_A4_08: every hop's certificate must be in the description")
+    func everyHopsCertificateMustBeInTheDescription() throws {
         let client = ScriptedRefreshClient([
             "https://shop.example/back": Self.redirect(307, to: "https://service.example/done", certificate: Self.other)
         ])
@@ -71,7 +73,8 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         }
     }
 
-    @Test func onlyHTTPSAddressesAndRedirectStatuses() throws {
+    @Test("EID_CLIENT_A4_06, EID_CLIENT_A4_07: only https addresses and redirect statuses")
+    func onlyHTTPSAddressesAndRedirectStatuses() throws {
         #expect(throws: RefreshAddressError.notHTTPS) {
             try check().resolve("http://service.example/done", client: ScriptedRefreshClient([:]))
         }
@@ -112,7 +115,8 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         }
     }
 
-    @Test func withoutADescriptionTheTcTokenURLIsTheOriginAndNoHashIsChecked() throws {
+    @Test("EID_CLIENT_A4_03: without a description the tcTokenURL is the origin and no hash is checked")
+    func withoutADescriptionTheTcTokenURLIsTheOriginAndNoHashIsChecked() throws {
         let check = RefreshAddressCheck(subjectURL: "https://service.example/tctoken", commCertificates: nil)
         let client = ScriptedRefreshClient([
             "https://service.example/done": Self.redirect(200, to: nil, certificate: Self.other)

@@ -59,6 +59,22 @@ import Testing
         #expect(checked.terminal == t.terminal.certificate)
     }
 
+    /// The certificates of EAC1 in either order (DV, AT or AT, DV): the same chain.
+    @Test("EID_CLIENT_B_31: the certificates may come in either order")
+    func theCertificatesMayComeInEitherOrder() throws {
+        let d = try description()
+        let t = try TestCertificateAuthority.project.issueTerminal(description: d)
+        let forward = [t.documentVerifier.certificate, t.terminal.certificate]
+        for certificates in [forward, Array(forward.reversed())] {
+            let checked = try check(try input(t, description: d, certificates: certificates))
+            #expect(
+                checked.chain.certificates.map(\.body.holderReference) == [
+                    TestCertificateAuthority.projectHolderReference, "DEEIDTESTDV00001", "DEEIDTESTAT00001",
+                ])
+            #expect(checked.terminal == t.terminal.certificate)
+        }
+    }
+
     /// Auxiliary data of `length` bytes: an age verification and a community ID that fills the rest.
     static func auxiliaryData(length: Int) -> [UInt8] {
         let age = AuthenticatedAuxiliaryData.Element.ageVerification(CalendarDate(year: 2008, month: 1, day: 1)!)
@@ -122,7 +138,8 @@ import Testing
         }
     }
 
-    @Test func theChainMustLeadToATrustedCVCA() throws {
+    @Test("EID_CLIENT_B_24: pre-verification refuses a DV certificate of a CVCA not trusted")
+    func theChainMustLeadToATrustedCVCA() throws {
         let d = try description()
         let foreign = try TestCertificateAuthority.generate(
             holderReference: "DEFOREIGN00001", effectiveDate: today, expirationDate: try today.adding(days: 30))
@@ -164,7 +181,8 @@ import Testing
         }
     }
 
-    @Test func theDescriptionMustBeThereWithASubjectURLAndItsHash() throws {
+    @Test("EID_CLIENT_A3_03, EID_CLIENT_B_12: the description must be there, with a subjectURL and its hash")
+    func theDescriptionMustBeThereWithASubjectURLAndItsHash() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
         expectFailure(.noDescription) { try check(try input(t, description: nil)) }
@@ -175,7 +193,8 @@ import Testing
         expectFailure(.descriptionHashMismatch) { try check(try input(t, description: other)) }
     }
 
-    @Test func subjectURLAndTcTokenURLMustBeTheSameOrigin() throws {
+    @Test("EID_CLIENT_A3_05: subjectURL and tcTokenURL must be the same origin (port, host)")
+    func subjectURLAndTcTokenURLMustBeTheSameOrigin() throws {
         let d = try description()
         let t = try TestCertificateAuthority.project.issueTerminal(description: d)
         expectFailure(.sameOriginPolicyViolation) {
@@ -240,7 +259,13 @@ import Testing
     /// §4.3: allowed = terminal ∩ displayable; required = RequiredCHAT ∩ allowed; optional =
     /// (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed optional
     /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).
-    @Test func effectiveCHATOfSection43() throws {
+    @Test(
+        """
+        EID_CLIENT_C2_01, EID_CLIENT_D_18, EID_CLIENT_D_19, EID_CLIENT_D_21: the effective CHAT of §4.3 (rights \
+        not shown are zero, the requested ones preselected; without CHATs, the terminal's, all optional)
+        """
+    )
+    func effectiveCHATOfSection43() throws {
         let terminal = CHAT(
             role: .terminal,
             rights: [
@@ -265,5 +290,6 @@ import Testing
             terminal: terminal, documentVerifierRole: .dvNonOfficialForeign, requiredCHAT: nil, optionalCHAT: nil)
         #expect(none.required.isEmpty)
         #expect(none.optional == [.readDG1, .readDG4, .readDG5, .readDG8, .ageVerification])
+        #expect(none.effective == none.optional, "the terminal's rights come preselected")
     }
 }

@@ -34,8 +34,10 @@ extension ActivationAnswer {
     /// The browser's answer at the end of an authentication, as AusweisApp's web service sends
     /// it: 303 to the address to continue at; without one, an error page: 400 when the
     /// tcTokenURL or a redirect on the way to the TcToken is not https (or the activation is
-    /// unusable), 404 when no usable TcToken came for any other reason (AusweisApp counts every
-    /// such fetch as "TcToken not found"), else 500.
+    /// unusable), or when the TcToken was read but neither a refresh URL nor a
+    /// CommunicationErrorAddress came of it (TR-03124-2 EID_CLIENT_A4_09: "Bad Request"); 404
+    /// when no usable TcToken came for any other reason (AusweisApp counts every such fetch as
+    /// "TcToken not found"), else 500.
     init(ending: AuthFace.Ending) {
         if let url = ending.url {
             self = .seeOther(location: url)
@@ -44,7 +46,7 @@ extension ActivationAnswer {
         let sentence =
             ending.reason.map { "The authentication failed: \($0.sentence)." } ?? "The authentication failed."
         switch ending.reason {
-        case .authTcTokenUnavailable(.notHTTPS), .authInvalidActivationURL:
+        case .authTcTokenUnavailable(.notHTTPS), .authInvalidActivationURL, .authRefreshAddressFailed:
             self = .failure(.badRequest(sentence))
         case .authTcTokenUnavailable, .authInvalidTcToken:
             self = .failure(.tcTokenNotFound)

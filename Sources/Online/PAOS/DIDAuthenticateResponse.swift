@@ -1,5 +1,7 @@
 /// DIDAuthenticateResponse (client; AUTH-PROTOCOL.md §2.5): the result and the EAC step's
-/// output. A response reporting an error carries no output (§2.4).
+/// output. A response reporting an error carries no output (§2.4): its AuthenticationProtocolData,
+/// which ISO24727-3.xsd requires, is an empty `iso:EmptyResponseDataType` with the Protocol (as
+/// Open eCard sends it).
 public struct DIDAuthenticateResponse: Equatable, Sendable {
     public var result: DSSResult
     public var protocolIdentifier: String?
@@ -19,11 +21,16 @@ public struct DIDAuthenticateResponse: Equatable, Sendable {
     }
 
     static let elementName = "DIDAuthenticateResponse"
+    /// ISO24727-Protocols.xsd's type of AuthenticationProtocolData without content.
+    static let emptyTypeName = "EmptyResponseDataType"
 
     init(element: XMLElement) throws(PAOSError) {
         let fields = PAOSFields(element, message: Self.elementName)
         result = try DSSResult(element: try fields.required(DSSResult.elementName), message: Self.elementName)
-        guard let protocolData = try fields.optional("AuthenticationProtocolData") else {
+        let protocolData = try fields.optional("AuthenticationProtocolData")
+        let type = protocolData?.qualifiedNameSuffix(of: "type", namespace: PAOSNamespace.xsi)
+        protocolIdentifier = protocolData?.attribute("Protocol")?.trimmingXMLWhitespace()
+        guard let protocolData, type != Self.emptyTypeName else {
             // Only an error report may come without output.
             guard result.major == .error else {
                 throw .missingElement(message: Self.elementName, element: "AuthenticationProtocolData")
@@ -31,12 +38,11 @@ public struct DIDAuthenticateResponse: Equatable, Sendable {
             return
         }
         let dataFields = PAOSFields(protocolData, message: Self.elementName)
-        switch protocolData.qualifiedNameSuffix(of: "type", namespace: PAOSNamespace.xsi) {
+        switch type {
         case EAC1OutputType.typeName: data = .eac1(try EAC1OutputType(fields: dataFields))
         case EAC2OutputType.typeName: data = .eac2(try EAC2OutputType(fields: dataFields))
         default: throw .unknownAuthenticationProtocolType
         }
-        protocolIdentifier = protocolData.attribute("Protocol")?.trimmingXMLWhitespace()
     }
 
     var element: XMLElement {
@@ -50,7 +56,8 @@ public struct DIDAuthenticateResponse: Equatable, Sendable {
         case .eac2(let output):
             element.children.append(
                 authenticationProtocolData(typeName: EAC2OutputType.typeName, protocolIdentifier, output.children))
-        case nil: break
+        case nil:
+            element.children.append(authenticationProtocolData(typeName: Self.emptyTypeName, protocolIdentifier, []))
         }
         return element
     }

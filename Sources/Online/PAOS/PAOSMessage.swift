@@ -110,13 +110,20 @@ public enum PAOSMessage: Equatable, Sendable {
     }
 
     /// Whether this message may follow `previous` (nil: nothing was sent yet). Besides the kinds
-    /// of §2.4: a client response reporting an error may only be followed by StartPAOSResponse;
+    /// of §2.4: a client response reporting an error may only be followed by StartPAOSResponse
+    /// (a TransmitResponse with the responses up to an unacceptable status word also by Transmit);
     /// the challenge-only EAC2 answer only follows an EAC2InputType without a signature, the
     /// full one only one with a signature or an EACAdditionalInputType.
     public func mayFollow(_ previous: PAOSMessage?) -> Bool {
         guard let previous else { return kind == Self.firstKind }
         guard previous.kind.successors.contains(kind) else { return false }
         if previous.sender == .client, previous.responseResult?.major == .error {
+            // A TransmitResponse that stopped at a status word the server did not accept still
+            // carries the responses up to it (TR-03112-7): the server may go on with another
+            // Transmit, as AusweisApp's StateTransmit lets it. Any other error report is the end.
+            if case .transmitResponse(let response) = previous, !response.outputAPDUs.isEmpty {
+                return kind == .transmit || kind == .startPAOSResponse
+            }
             return kind == .startPAOSResponse
         }
         if case .didAuthenticate(let request) = previous, case .eac2(let input) = request.data {

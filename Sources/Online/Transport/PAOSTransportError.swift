@@ -22,6 +22,9 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
     case cancelled
     /// After EAC1, a connection presented a TLS certificate the certificate description does not list.
     case certificateNotInDescription
+    /// The HTTP proxy (https_proxy) is misnamed, unreachable or refused the connection: its sentence of why
+    /// (its address, never its credentials).
+    case proxyFailed(reason: String)
     /// The HTTP client's libraries (libcurl, libssl) could not be loaded: what is missing, what to install.
     case clientLibraryMissing(String)
 
@@ -36,6 +39,7 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
         case .badRedirect: return "the service's redirects loop or are broken"
         case .responseTooLarge(let limit): return "the server's answer is larger than \(limit) bytes"
         case .tlsRefused(let reason): return reason
+        case .proxyFailed(let reason): return reason
         case .cancelled: return "cancelled"
         case .certificateNotInDescription:
             return "the eID server's TLS certificate on a new connection is not listed in the service's "

@@ -26,8 +26,11 @@ public enum AuthEffect: WorkflowEffect {
     /// → `received`, `failed`: TA with the signature, EF.CardSecurity, CA with the input's key,
     /// then the EAC2 output.
     case didAuthenticateEAC2(TerminalCheck, EAC2InputType, signature: [UInt8])
-    /// → `received`, `failed`: these APDUs of the server, then TransmitResponse.
+    /// → `cardTransmitted`, `failed`: these APDUs of the server to the card, in order, up to the
+    /// first response whose status word the server does not accept (§2.5).
     case transmit(Transmit)
+    /// → `received`, `failed`: the card's responses to the server.
+    case sendTransmitResponse(TransmitResponse)
     /// → `received`, `failed`: the response the server waits for, with the failure's result.
     case sendError(FailureReason)
     /// → `refreshAddressDetermined`, `refreshAddressFailed`: the refresh address checked (§1.6)

@@ -1,5 +1,6 @@
 import EAC
 import Online
+import SmartCard
 
 /// The server's message that came, with what the workflow works on next (the envelope and its
 /// addressing stay with the PAOS conversation).
@@ -29,6 +30,9 @@ public enum AuthEvent: Equatable, Sendable {
     case accepted(AccessRightsRequest)
     /// The card's part of EAC1 is done.
     case cardEAC1(EAC1CardData)
+    /// The card answered the server's APDUs: the responses, and the status word the batch
+    /// stopped at, one the server does not accept (nil: it accepted every response).
+    case cardTransmitted([[UInt8]], stoppedAt: StatusWord?)
     /// The refresh address is determined: where the browser goes (nil: nowhere).
     case refreshAddressDetermined(url: RefreshTarget?)
     /// No refresh URL (§1.6): why, and the communication-error address the browser goes to instead.

@@ -37,4 +37,14 @@ public struct AuthOutcome: Equatable, Sendable {
         }
         return AuthOutcome(result: server.ecardAPIResult, reason: nil, fromServer: true)
     }
+
+    /// The end after a Transmit batch stopped at a status word the server does not accept
+    /// (`reason`): AusweisApp's status Card_Unexpected_Transmit_Status is its first error, and
+    /// its first error stays the AUTH result whatever the server ends with (AbstractState's
+    /// updateStatus keeps it, StateTransmit set it); the browser's ResultMinor is the local
+    /// clientError after the server's ok, the server's after its error (StateRedirectBrowser
+    /// takes the StartPAOSResponse result when it is not ok).
+    static func transmitStopped(_ reason: FailureReason, server: DSSResult) -> AuthOutcome {
+        AuthOutcome(result: reason.result, reason: reason, fromServer: server.major != .ok)
+    }
 }

@@ -38,8 +38,11 @@ public enum AuthState: Equatable, Sendable {
     case eacAdditionalInputType(TerminalCheck, EAC2InputType)
     /// TA with the server's signature, EF.CardSecurity, CA, the EAC2 output (StateDidAuthenticateEac2).
     case didAuthenticateEac2(TerminalCheck)
-    /// The server's APDUs go to the card unchanged (StateTransmit).
-    case transmit(TerminalCheck)
+    /// The server's APDUs go to the card unchanged, the card's responses back (StateTransmit,
+    /// StateSendTransmitResponse). `stopped`: the status word an earlier batch stopped at, which
+    /// stays to the end as AusweisApp's Card_Unexpected_Transmit_Status does: the
+    /// authentication fails although the server goes on and may end it ok.
+    case transmit(TerminalCheck, stopped: StatusWord?)
     /// A local failure is reported in the response the server waits for
     /// (StateGenericSendReceive's error report).
     case sendErrorResponse(FailureReason, RefreshAddressBasis)
@@ -92,7 +95,7 @@ public enum AuthState: Equatable, Sendable {
             // Only the EAC1 checks end this state: EAC1 was refused.
             return .refusedEAC1(input)
         case .editAccessRights(let terminal), .eacAdditionalInputType(let terminal, _),
-            .didAuthenticateEac2(let terminal), .transmit(let terminal):
+            .didAuthenticateEac2(let terminal), .transmit(let terminal, _):
             return .terminal(terminal)
         case .pace(_, let accepted), .didAuthenticateEac1(let accepted),
             .sendDIDAuthenticateResponseEac1(let accepted, _):

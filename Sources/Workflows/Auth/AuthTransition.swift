@@ -29,6 +29,8 @@ extension AuthState {
         case (.sendErrorResponse(let local, let basis), _):
             // The server did not end the exchange after the report: the local failure stands.
             return refresh(AuthOutcome(failure: local), basis)
+        case (.transmit(_, let stopped?), .received(.startPAOSResponse(let result))):
+            return refresh(.transmitStopped(.authTransmitStopped(stopped), server: result), state.refreshAddressBasis)
         case (_, .received(.startPAOSResponse(let result))):
             return refresh(.combining(local: nil, server: result), state.refreshAddressBasis)
         case (_, .failed(let reason)):
@@ -99,7 +101,8 @@ extension AuthState {
     }
 
     /// EAC1 on the card and its output, EAC2 (with the EACAdditionalInputType round when the
-    /// signature came separately), then Transmit until StartPAOSResponse.
+    /// signature came separately), then Transmit (the card's responses, then TransmitResponse)
+    /// until StartPAOSResponse.
     static func eac(_ state: AuthState, on event: AuthEvent) -> AuthStep? {
         switch (state, event) {
         case (.didAuthenticateEac1(let accepted), .cardEAC1(let data)):
@@ -115,9 +118,17 @@ extension AuthState {
         case (.eacAdditionalInputType(let terminal, let input), .received(.eacAdditional(let signature))):
             return AuthStep(
                 .didAuthenticateEac2(terminal), [.didAuthenticateEAC2(terminal, input, signature: signature)])
-        case (.didAuthenticateEac2(let terminal), .received(.transmit(let request))),
-            (.transmit(let terminal), .received(.transmit(let request))):
-            return AuthStep(.transmit(terminal), [.transmit(request)])
+        case (.didAuthenticateEac2(let terminal), .received(.transmit(let request))):
+            return AuthStep(.transmit(terminal, stopped: nil), [.transmit(request)])
+        case (.transmit, .received(.transmit(let request))):
+            return AuthStep(state, [.transmit(request)])
+        case (.transmit(let terminal, let stopped), .cardTransmitted(let outputs, let stoppedAt)):
+            // A batch stopped at a status word the server does not accept is reported in its
+            // response, and the first one stays for the end (AusweisApp's StateTransmit).
+            let result = stoppedAt.map { DSSResult(FailureReason.authTransmitStopped($0).result) } ?? .ok
+            return AuthStep(
+                .transmit(terminal, stopped: stopped ?? stoppedAt),
+                [.sendTransmitResponse(TransmitResponse(result: result, outputAPDUs: outputs))])
         default:
             return nil
         }

@@ -2,16 +2,14 @@ import EAC
 import Online
 import SmartCard
 
-/// The EAC outputs (StateSendDIDAuthenticateResponseEAC1, StateDidAuthenticateEac2) and the
-/// server's APDUs (StateTransmit), each answered to the server.
+/// The EAC outputs (StateSendDIDAuthenticateResponseEAC1, StateDidAuthenticateEac2), each
+/// answered to the server, and the server's APDUs on the card (StateTransmit).
 extension AuthWorkflow {
     /// The EAC1 output: what PACE and GET CHALLENGE gave, with the accepted rights' CHAT.
     func sendEAC1Output(_ accepted: AcceptedRequest, _ data: EAC1CardData, _ run: inout Run) -> AuthEvent {
-        // The CARs go to the server only when the chain does not reach the card's trust point.
-        let known = accepted.terminal.chain.certificates.contains {
-            data.certificationAuthorityReferences.contains($0.body.holderReference)
-                || data.certificationAuthorityReferences.contains($0.body.authorityReference)
-        }
+        // The CARs go to the server only when the chain (through EAC1's link certificates) does not reach
+        // the card's trust point.
+        let known = accepted.terminal.reachesCard(data.certificationAuthorityReferences)
         let output = EAC1OutputType(
             chat: accepted.rights.effectiveCHAT.encoded,
             certificationAuthorityReferences: known ? [] : data.certificationAuthorityReferences,
@@ -29,30 +27,34 @@ extension AuthWorkflow {
         guard signature.count == terminal.signatureLength else {
             return .failed(.authMalformedServerMessage(.invalidValue(message: "DIDAuthenticate", element: "Signature")))
         }
+        // EAC2's link certificates lead from an older trust point of the card (TR-03124-2 C3_02, C3_03).
+        let links = input.certificates.compactMap { try? CVCertificate(encoded: $0) }
         let data = try card.didAuthenticateEAC2(
-            chain: terminal.chain.certificates, ephemeralKey: input.ephemeralPublicKey,
+            chain: terminal.cardChain(additionalLinks: links), ephemeralKey: input.ephemeralPublicKey,
             auxiliaryData: terminal.auxiliaryData?.encoded, signature: signature)
         let output = EAC2OutputType(
             efCardSecurity: data.efCardSecurity, authenticationToken: data.token, nonce: data.nonce)
         return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
     }
 
-    /// Sends the server's APDUs in order, unchanged, up to the first response whose status word
-    /// the server does not accept (§2.5).
+    /// Sends the server's APDUs to the card in order, unchanged, up to the first response whose
+    /// status word the server does not accept (§2.5); the TransmitResponse is the next effect.
     func transmit(_ request: Transmit, _ run: inout Run) throws -> AuthEvent {
         guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
         var outputs: [[UInt8]] = []
-        var accepted = true
         for info in request.inputAPDUs {
             let response = try card.transmit(info.inputAPDU)
             outputs.append(response)
             if !info.accepts(response: response) {
-                accepted = false
-                break
+                // The status word ends every response the card channel gives.
+                let statusWord =
+                    response.count >= 2
+                    ? StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
+                    : StatusWord(rawValue: 0)
+                return .cardTransmitted(outputs, stoppedAt: statusWord)
             }
         }
-        let result = accepted ? DSSResult.ok : DSSResult(.error(.unknownError))
-        return exchange(.transmitResponse(TransmitResponse(result: result, outputAPDUs: outputs)), &run)
+        return .cardTransmitted(outputs, stoppedAt: nil)
     }
 
     /// A card step's failure as the reason AusweisApp gives.

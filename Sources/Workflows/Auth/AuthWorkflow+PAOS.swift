@@ -53,7 +53,8 @@ extension AuthWorkflow {
         let response: PAOSMessage
         switch run.paos?.lastReceived?.message.kind {
         case .initializeFramework?:
-            response = .initializeFrameworkResponse(InitializeFrameworkResponse(result: result, version: nil))
+            // With the Version, which Management.xsd requires in an error report too (as AusweisApp sends it).
+            response = .initializeFrameworkResponse(InitializeFrameworkResponse(result: result))
         case .didAuthenticateEAC1?, .didAuthenticateEAC2?, .didAuthenticateEACAdditional?:
             response = .didAuthenticateResponse(DIDAuthenticateResponse(result: result, nil))
         case .transmit?:

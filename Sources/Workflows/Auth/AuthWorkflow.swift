@@ -125,6 +125,9 @@ public final class AuthWorkflow {
     }
 
     private func perform(_ effect: AuthEffect, _ run: inout Run) -> AuthEvent? {
+        // A CANCEL after the PIN (TR-03124-2 EID_CLIENT_A4_11): the next step with the card or
+        // the server is not taken, and the cancel is reported to the server, as AusweisApp does.
+        if Self.continuesWithTheCard(effect) && peer.isCancelled { return .cancelled }
         do {
             switch effect {
             case .fetchTcToken(let tcTokenURL):
@@ -162,6 +165,8 @@ public final class AuthWorkflow {
                 return try didAuthenticateEAC2(terminal, input, signature: signature, &run)
             case .transmit(let request):
                 return try transmit(request, &run)
+            case .sendTransmitResponse(let response):
+                return exchange(.transmitResponse(response), &run)
             case .sendError(let reason):
                 return sendError(reason, &run)
             case .determineRefreshAddress(let outcome, let basis):
@@ -169,6 +174,14 @@ public final class AuthWorkflow {
             }
         } catch {
             return .failed(Self.cardFailure(error))
+        }
+    }
+
+    /// The steps after the PIN that carry the session on with the card and the server.
+    static func continuesWithTheCard(_ effect: AuthEffect) -> Bool {
+        switch effect {
+        case .didAuthenticateEAC1, .sendEAC1Output, .sendChallenge, .didAuthenticateEAC2, .transmit: return true
+        default: return false
         }
     }
 

@@ -26,6 +26,8 @@ public struct TerminalCheck: Equatable, Sendable {
     public let accessRights: AccessRightsRequest
     public let auxiliaryData: AuthenticatedAuxiliaryData?
     public let transactionInfo: String?
+    /// The CVCA link certificates among EAC1's and the built-in ones (`cardChain`).
+    public let linkCertificates: [CVCertificate]
 
     public init(
         _ input: EAC1InputType, tcTokenURL: String, trustAnchors: [CVCertificate],
@@ -93,6 +95,9 @@ public struct TerminalCheck: Equatable, Sendable {
             auxiliaryData = nil
         }
         documentVerifier = dv
+        self.linkCertificates = (certificates + linkCertificates).filter {
+            $0.role == .cvca && !$0.body.isSelfSigned
+        }
         self.terminal = terminal
         self.description = description
         transactionInfo = input.transactionInfo

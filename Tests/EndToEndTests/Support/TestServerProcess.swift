@@ -11,13 +11,18 @@ final class TestServerProcess: @unchecked Sendable {
 
     /// Starts the server with `arguments` after `serve --port 0` and waits for
     /// the line that names its port (at most 60 s: it makes an RSA 3072 key first, slow on a
-    /// busy machine).
-    init(_ arguments: [String] = []) throws {
+    /// busy machine). `errorLog`: a file for its standard error (else discarded).
+    init(_ arguments: [String] = [], errorLog: URL? = nil) throws {
         process.executableURL = E2E.binDir.appendingPathComponent("eid-testserver")
         process.arguments = ["serve", "--port", "0"] + arguments
         let out = Pipe()
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
         process.standardInput = FileHandle.nullDevice
         try process.run()
         var line = Data()

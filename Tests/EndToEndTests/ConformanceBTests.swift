@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+
+/// TR-03124-2 (v1.3) module B, the eCard-API profile: the cases issue 18 found missing, each a
+/// run of `eid auth --json` with eid-sim through the test pcscd against the shared
+/// `eid-testserver serve` with the fault that stages it (AuthFaultsTests' harness: the AUTH
+/// result, the messages, the exit status, the url and what `/result` says). What AusweisApp2
+/// 1.26.2 gives for the same faults is measured by Tests/Support/ausweisapp2_auth_peer_tests.py.
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"),
+        .serialized, .sharedTestServer)
+    struct ConformanceBTests {
+        typealias Harness = AuthFaultsTests
+
+        /// A fault a conforming client succeeds with: ok, the data read, plus `resultContains`.
+        static func succeeds(_ fault: String, resultContains: [String] = []) -> Harness.Case {
+            var success = Harness.success(fault, "?fault=" + fault)
+            success.expected.resultContains = resultContains
+            return success
+        }
+
+        /// The server ends early with StartPAOSResponse al/common#internalError: eid ends with it
+        /// after the PIN was asked, as with final_error, and exits with 6; nothing was read.
+        static func endsEarly(_ fault: String) -> Harness.Case {
+            var end = Harness.reported(
+                fault, minor: "/al/common#internalError", reason: "Paos_Generic_Server_Error", status: 6,
+                messages: Harness.succeeded)
+            end.expected.notRead = ["GivenNames"]
+            end.expected.resultContains = [#""reason":"\#(fault)""#]
+            return end
+        }
+
+        static func run(_ cases: [Harness.Case]) throws {
+            try Harness.run(cases, server: Harness.server, withCard: true)
+        }
+
+        @Test("EID_CLIENT_B_06: a Transmit batch goes on past a status its AcceptableStatusCode accepts")
+        func transmitBatch() throws {
+            // One Transmit with every APDU; the age verification's 6300 is acceptable, so the reads after it are sent.
+            try Self.run([Self.succeeds("transmit_batch", resultContains: [#""verified":{"AgeVerification":false}"#])])
+        }
+
+        @Test("EID_CLIENT_B_07: Transmit stops at the first status its AcceptableStatusCode does not accept")
+        func transmitStop() throws {
+            // The server ends with transmit_not_stopped if a response after the refused read comes.
+            // It reads the rest in the next Transmit and ends ok, but the card's refusal fails the
+            // authentication for the client, as with AusweisApp2 1.26.2 (its status
+            // Card_Unexpected_Transmit_Status stays to the end): exit 6, clientError for the browser.
+            var stopped = Harness.reported(
+                "transmit_stop", minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status",
+                status: 6, messages: Harness.succeeded, urlMinor: "clientError")
+            stopped.expected.serverOK = true
+            stopped.expected.read = ["GivenNames"]
+            try Self.run([stopped])
+        }
+
+        @Test("EID_CLIENT_B_33: a one-byte AcceptableStatusCode accepts every status word starting with it")
+        func transmitStatusPrefix() throws {
+            try Self.run([
+                Self.succeeds("transmit_status_prefix", resultContains: [#""verified":{"AgeVerification":false}"#])
+            ])
+        }
+
+        @Test("EID_CLIENT_B_09: another eService's certificate in EAC2InputType is ignored")
+        func eac2OtherAT() throws {
+            try Self.run([Self.succeeds("eac2_other_at")])
+        }
+
+        @Test("EID_CLIENT_B_10: an expired certificate in EAC2InputType is ignored")
+        func eac2ExpiredAT() throws {
+            try Self.run([Self.succeeds("eac2_expired_at")])
+        }
+
+        @Test("EID_CLIENT_B_20: StartPAOSResponse right after EAC1OutputType ends with the server's result")
+        func endAfterEAC1() throws {
+            try Self.run([Self.endsEarly("end_after_eac1")])
+        }
+
+        @Test("EID_CLIENT_B_21: StartPAOSResponse right after EAC2OutputType ends with the server's result")
+        func endAfterEAC2() throws {
+            try Self.run([Self.endsEarly("end_after_eac2")])
+        }
+
+        @Test("EID_CLIENT_B_22: StartPAOSResponse in the EACAdditionalInputType round ends with the server's result")
+        func endInTheEACAdditionalRound() throws {
+            // Instead of EACAdditionalInputType, and after the EAC2 output that answers it.
+            try Self.run([Self.endsEarly("end_after_eac2_challenge"), Self.endsEarly("end_after_eac_additional")])
+        }
+    }
+}
