@@ -2,14 +2,16 @@
 import PackageDescription
 
 // Layers, bottom up (see README.md, "Code map"):
-//   CPCSC, COpenSSL, CLibXML2  C shims over libpcsclite, OpenSSL 3 and libxml2
+//   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3 libcrypto
+//   CLibXML2             libxml2, loaded on first use (dlopen): its functions under their own names
 //   OrderedJSON          JSON values with member order kept: strict bounded parser, compact encoder
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
 //   PCSC                 the PC/SC reader manager (a CardChannel per connected card) and its reader provider
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging, CV certificates, the built-in CVCAs (DER files)
 //   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
-//   CCurl, TLS           libcurl (OpenSSL backend); HTTP over TLS-1/TLS-2 for the eID client
+//   CCurl, TLS           libcurl (OpenSSL backend) and libssl, loaded on first use (dlopen); HTTP over
+//                        TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2),
 //                        PAOSTransport and RefreshAddressClient (the network as the workflows see it)
@@ -33,6 +35,15 @@ import PackageDescription
 //   eid-testserver       the local eService and eID server for tests (serve, pki)
 //   FuzzTargets          the fuzz targets' entry functions (`make fuzz`; FuzzCorpusTests replays the corpora)
 
+// The release executables, linked with lld: relative relocations packed (DT_RELR, glibc 2.36: 1.3 MiB of
+// .rela.dyn no longer read at every start) and no symbol of eid's own exported (SwiftPM's static Swift runtime
+// links with --export-dynamic: 16,000 symbols the loader would map and hash). README, "Memory".
+let releaseLinking: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+        .when(configuration: .release))
+]
+
 let package = Package(
     name: "eid",
     platforms: [.macOS(.v13)],
@@ -49,9 +60,13 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
-        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // libcrypto alone: libssl comes with libcurl, when a command goes online (CCurl).
+        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // libxml2 and libcurl (with the libssl it brings) are loaded on first use (dlopen), not linked: a command
+        // that never goes online never maps them (README, "Memory"). Their headers: libxml2-dev,
+        // libcurl4-openssl-dev, libssl-dev.
+        .target(name: "CLibXML2"),
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("crypto")]),
         // libssl for eid-testserver's TLS server (RSA-PSK, session cache and tickets), driven through memory BIOs.
         .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
@@ -131,7 +146,8 @@ let package = Package(
                 "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
                 "EIDCrypto", "TestPKI", "LocalService",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseLinking
         ),
         // Figures for `make bench` (PACE in process; TA, CA and data groups through pcscd; parallel
         // in-process eID clients against eid-testserver); not installed.
@@ -167,7 +183,8 @@ let package = Package(
             dependencies: [
                 "EIDTestServerHTTPS", "EIDTestServer", "TestServerHTTPS", "TestPKI", "EAC", "EIDCrypto", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseLinking
         ),
         // One entry function per fuzz target over data from outside (see FuzzTarget); the libFuzzer
         // executables (`make fuzz` only, below) and FuzzCorpusTests call them.
@@ -183,7 +200,8 @@ let package = Package(
             dependencies: [
                 "CardSimulator", "SmartCard",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: releaseLinking
         ),
 
         .testTarget(name: "OrderedJSONTests", dependencies: ["OrderedJSON"]),

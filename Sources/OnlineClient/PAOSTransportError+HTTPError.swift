@@ -17,6 +17,7 @@ extension PAOSTransportError {
         case .tls(let tls): self = .tlsRefused(reason: tls.description)
         case .cancelled: self = .cancelled
         case .transferFailed: self = .connectionFailed
+        case .libraryMissing(let problem): self = .clientLibraryMissing(problem)
         case .invalidProxy, .unsupportedProxy, .proxyNotFound, .proxyConnectionFailed, .proxyRefused:
             self = .proxyFailed(reason: error.description)
         }

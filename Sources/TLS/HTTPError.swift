@@ -41,6 +41,8 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
     case proxyRefused(proxy: String, host: String, status: Int)
     /// Any other libcurl failure (its code and its text).
     case transferFailed(code: Int, message: String)
+    /// libcurl or libssl could not be loaded (they are loaded on first use): what is missing, what to install.
+    case libraryMissing(String)
 
     public var description: String {
         switch self {
@@ -73,6 +75,7 @@ public enum HTTPError: Error, Equatable, Sendable, CustomStringConvertible {
                     ? "it could not reach the server" : "check the proxy's rules, or list the host in no_proxy"
             return "the proxy \(proxy) refused the connection to \(host) (HTTP \(status)): \(hint)"
         case .transferFailed(let code, let message): return "the HTTP request failed: \(message) (libcurl \(code))"
+        case .libraryMissing(let problem): return problem
         }
     }
 }

@@ -1,7 +1,10 @@
+import CCurl
+
 /// The client's HTTP over TLS for one authentication: TLS-1 (the TcToken fetch, redirects followed one hop at a
 /// time) and TLS-2 (PAOS, with the TcToken's pre-shared key or resuming TLS-1's session). Each channel keeps
 /// its connection alive between requests. Calls block the calling thread, each bounded by the configuration's
-/// timeouts; `cancellation` stops them from another thread. Not for use from two threads at once.
+/// timeouts; `cancellation` stops them from another thread. Not for use from two threads at once. libcurl is loaded
+/// on the first request (`HTTPError.libraryMissing` when it cannot be).
 public final class HTTPSession {
     /// Which TLS channel a request goes over.
     public enum Channel {
@@ -106,6 +109,7 @@ public final class HTTPSession {
             profile: profile, configuration: configuration, cancellation: cancellation,
             requireResumption: resumption, preSharedKey: key)
         state.binding = binding
+        if let problem = eid_curl_load() { throw .libraryMissing(String(cString: problem)) }
         return try CurlTransfer(state: state, share: share)
     }
 }

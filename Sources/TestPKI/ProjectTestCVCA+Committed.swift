@@ -16,4 +16,16 @@ extension TestCertificateAuthority {
             preconditionFailure("the committed test CVCA does not decode (\(error)): run `make test-pki`")
         }
     }()
+
+    /// The committed test CVCA's certificate alone, without its key: what a trust anchor needs (`--test-pki`).
+    /// Decoding it computes nothing, where `project` checks the key against the certificate, which activates
+    /// OpenSSL's default provider (about 2 MiB) in a process that may never need it (an idle `eid serve`). TEST ONLY.
+    public static let projectCertificate: CVCertificate = {
+        guard let encoded = [UInt8](hex: projectCertificateHex), let certificate = try? CVCertificate(encoded: encoded)
+        else {
+            // Only a broken commit gets here; TestPKITests decodes the committed material.
+            preconditionFailure("the committed test CVCA does not decode: run `make test-pki`")
+        }
+        return certificate
+    }()
 }

@@ -106,7 +106,7 @@ struct Auth: ParsableCommand {
     static func anchors(trustCVCA: [String], testPKI: Bool, console: Console) throws -> [CVCertificate] {
         var anchors = try trustedCVCAs(trustCVCA)
         if testPKI {
-            let cvca = TestCertificateAuthority.project.certificate
+            let cvca = TestCertificateAuthority.projectCertificate
             anchors.append(cvca)
             console.err(
                 "eid: trusting the project's TEST CVCA \(cvca.body.holderReference) (its private key is public; "

@@ -44,6 +44,20 @@ struct AuthAgainstTestServerTests {
     /// tests running meanwhile, and eid would take the first card it finds.
     static let noPCSCD = ["PCSCLITE_CSOCK_NAME": "/nonexistent/pcscd.comm"]
 
+    /// Without libxml2 (loaded when first used, issue 19), the TcToken cannot be read: eid says to install
+    /// libxml2 and asks for no PIN.
+    @Test(.enabled(if: OnlineLibrariesTests.canHide, "needs root and unshare(1) for a private mount namespace"))
+    func withoutLibxml2TheTcTokenIsNotReadAndEidSaysWhatToInstall() throws {
+        try withServer { port in
+            let auth = try OnlineLibrariesTests.runEIDWithout(
+                "libxml2.so.2", ["auth", "--json", "--simulator", "https://127.0.0.1:\(port)/tctoken"],
+                environment: Self.noPCSCD)
+            #expect(auth.status != 0)
+            #expect(!messageNames(auth.stdoutLines).contains("ENTER_PIN"), "\(auth.stdout)")
+            #expect((auth.stdout + auth.stderr).contains("apt install libxml2"), "\(auth.stdout)\n\(auth.stderr)")
+        }
+    }
+
     @Test func authenticationSucceedsAndTheServerReadsTheSampleData() throws {
         try withServer { port in
             let auth = try runTool(

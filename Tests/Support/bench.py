@@ -34,6 +34,14 @@ table gives median and min-max, then the issue's targets as a note. Each activat
 as the previous 303 is in; a client that answers it with 409 (the previous workflow still ending)
 gets it again 50 ms later, and the count of those 409s is printed.
 
+The memory part (`bench.py BIN memory`, first in `make bench`; issue 19) gives, for `eid --version`,
+`eid readers --json`, `eid change-pin --json` and `eid auth --json`, the peak RSS of the process itself
+(GNU time %M) and RSS and PSS from /proc/PID/smaps_rollup where it stands: `--version` and `readers` at
+their exit (under ptrace, the address space still whole: memory.at_exit), `change-pin` and `auth` at
+ENTER_PIN (then cancelled); `eid serve` and AusweisApp2 (SDK) idle with an SDK client connected and at
+ENTER_PIN of a RUN_CHANGE_PIN; then a table of where the memory is, part by part of the process (the
+executable, heap, each library or family: memory.breakdown).
+
 The soak runs 10,000 authentications (`bench.py BIN soak [COUNT]` another count) against one
 eid-testserver with `eid-bench runs` (eid's library client with in-process cards, the whole
 protocol over HTTPS, as in the throughput part), 1,000 at a time, and after each thousand prints
@@ -53,6 +61,7 @@ import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import memory  # noqa: E402
 import serve_peer_tests as serve  # noqa: E402
 from ausweisapp2 import AusweisApp2, PeerError, SDKClient, SoftwareCard  # noqa: E402
 
@@ -143,10 +152,13 @@ def main():
             compare_auth(10)
         if "serve" in parts:
             compare_serve(SERVE_RUNS)
+        if "memory" in parts:
+            memory_part()
         if "soak" in parts:
             counts = [int(p) for p in parts if p.isdigit()]
             soak(counts[0] if counts else SOAK_COUNT)
         return
+    memory_part()
     measure("eid readers --json", [f"{BIN}/eid", "readers", "--json"], 20)
 
     def answers(i):
@@ -162,6 +174,126 @@ def main():
     compare_auth(10)
     compare_serve(SERVE_RUNS)
     soak(SOAK_COUNT)
+
+
+def eid_until(argv, marker, answers):
+    """Runs eid with --json until it prints the message `marker` (it then waits for its answer):
+    (rollup, breakdown) there; then it is cancelled. `answers` {message: command line} answers the
+    messages before it."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    figures = None
+    try:
+        for line in proc.stdout:
+            name = json.loads(line).get("msg")
+            if name == marker:
+                time.sleep(0.2)  # settled: eid waits for the answer
+                figures = (memory.rollup(proc.pid), memory.breakdown(proc.pid))
+                proc.stdin.write('{"cmd":"CANCEL"}\n')
+                proc.stdin.flush()
+                break
+            if name in answers:
+                proc.stdin.write(answers[name] + "\n")
+                proc.stdin.flush()
+        proc.stdin.close()
+        proc.wait(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if figures is None:
+        raise SystemExit(f"bench: {' '.join(argv)} ended without {marker}")
+    return figures
+
+
+async def sdk_client_idle_and_enter_pin(app):
+    """A client on its SDK port (eid serve, AusweisApp2): VmRSS/PSS idle with an SDK client connected and the
+    card seen, and at ENTER_PIN of RUN_CHANGE_PIN (then CANCEL): ((rollup, breakdown), (rollup, breakdown))."""
+    client = await SDKClient.connect(app.url)
+    try:
+        await client.wait_for_reader(READER, has_card=True)
+        await asyncio.sleep(1)
+        pid = app.process.pid
+        idle = (memory.rollup(pid), memory.breakdown(pid))
+        await client.send("RUN_CHANGE_PIN")
+        await client.expect("CHANGE_PIN")
+        await client.expect("ENTER_PIN")
+        await asyncio.sleep(0.2)
+        enter_pin = (memory.rollup(pid), memory.breakdown(pid))
+        await client.send("CANCEL")
+        await client.expect("CHANGE_PIN")
+        return idle, enter_pin
+    finally:
+        await client.close()
+
+
+def memory_part():
+    """Issue 19's figures: each command's peak RSS (GNU time %M, the process itself) and its PSS
+    (/proc/PID/smaps_rollup) where it stands longest, `--version` and `readers` at their exit
+    (memory.at_exit), `change-pin` and `auth` at ENTER_PIN, `serve` idle; AusweisApp2 beside them
+    in the same run (idle, and at ENTER_PIN of its RUN_CHANGE_PIN); then where the memory is, part
+    by part (memory.breakdown)."""
+    eid = f"{BIN}/eid"
+    card = SoftwareCard(BIN, PORT)
+    server = None
+    rows, columns = [], []
+    try:
+        server = TestServer()
+        wait_for_card()
+        version = memory.at_exit([eid, "--version"])
+        rows.append(("`eid --version`", memory.peak_rss_kib([eid, "--version"]), version[0], "at exit", "-"))
+        columns.append(("--version (exit)", version[1]))
+        readers = memory.at_exit([eid, "readers", "--json"])
+        rows.append(("`eid readers --json`", memory.peak_rss_kib([eid, "readers", "--json"]), readers[0],
+                     "at exit", "12 MiB"))
+        columns.append(("readers (exit)", readers[1]))
+        change_pin = [eid, "change-pin", "--json", "--reader", READER, "--timeout", "10"]
+        figures = eid_until(change_pin, "ENTER_PIN", {})
+        peak = 0
+        for old, new in (PINS, PINS[::-1]):  # an even number of changes leaves the PIN as it was
+            answers = f'{{"cmd":"SET_PIN","value":"{old}"}}\n{{"cmd":"SET_NEW_PIN","value":"{new}"}}\n'
+            peak = max(peak, memory.peak_rss_kib(change_pin, answers, runs=1))
+        rows.append(("`eid change-pin --json`", peak, figures[0], "at ENTER_PIN", "12 MiB"))
+        columns.append(("change-pin (ENTER_PIN)", figures[1]))
+        auth = [eid, "auth", "--json", "--test-pki", "--reader", READER, "--timeout", "20", server.url]
+        figures = eid_until(auth, "ENTER_PIN", {"ACCESS_RIGHTS": '{"cmd":"ACCEPT"}'})
+        peaks = []
+        for _ in range(RSS_RUNS):
+            eid_auth(server.url, wrap=(TIME, "-f", "%M", "-o", f"/tmp/eid-bench-rss-{os.getpid()}"))
+            with open(f"/tmp/eid-bench-rss-{os.getpid()}") as f:
+                peaks.append(int(f.read().split()[-1]))
+        rows.append(("`eid auth --json`", max(peaks), figures[0], "at ENTER_PIN", "16 MiB"))
+        columns.append(("auth (ENTER_PIN)", figures[1]))
+        clients = [("`eid serve`", BIN)] if has_serve() else []
+        if shutil.which("AusweisApp2"):
+            clients.append(("AusweisApp2 (SDK)", serve.AA2))
+        for name, kind in clients:
+            app = serve.start_client(kind)
+            try:
+                idle, enter_pin = asyncio.run(asyncio.wait_for(sdk_client_idle_and_enter_pin(app), 60))
+                peak = status_kib(app.process.pid, "VmHWM")
+            finally:
+                app.stop()
+            rows.append((f"{name} idle", None, idle[0], "idle, SDK client connected", "10 MiB" if "eid" in name else ""))
+            rows.append((f"{name} RUN_CHANGE_PIN", peak, enter_pin[0], "at ENTER_PIN", ""))
+            if "eid" in name:
+                columns.append(("serve (idle)", idle[1]))
+            else:
+                columns.append(("AusweisApp2 (ENTER_PIN)", enter_pin[1]))
+    finally:
+        if server:
+            server.stop()
+        card.stop()
+        wait_for_empty_reader()
+    print("\nmemory (issue 19): peak RSS = GNU time %M of the command itself (serve, AusweisApp2: VmHWM); RSS and PSS "
+          "from /proc/PID/smaps_rollup at the point named")
+    print("| command | peak RSS | RSS there | PSS there | where | target (peak RSS) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for name, peak, figures, where, target in rows:
+        shown = "-" if peak is None else f"{peak / 1024:.1f} MiB"
+        print(f"| {name} | {shown} | {figures['Rss'] / 1024:.1f} MiB | {figures['Pss'] / 1024:.1f} MiB | {where} | "
+              f"{target} |")
+    print("\nwhere it is: RSS / PSS (private dirty) MiB per part of the process, from /proc/PID/smaps")
+    print(memory.breakdown_table(columns))
 
 
 SOAK_COUNT, SOAK_STEP, SOAK_CLIENTS = 10_000, 1_000, 8

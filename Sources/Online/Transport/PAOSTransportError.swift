@@ -25,6 +25,8 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
     /// The HTTP proxy (https_proxy) is misnamed, unreachable or refused the connection: its sentence of why
     /// (its address, never its credentials).
     case proxyFailed(reason: String)
+    /// The HTTP client's libraries (libcurl, libssl) could not be loaded: what is missing, what to install.
+    case clientLibraryMissing(String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,7 @@ public enum PAOSTransportError: Error, Equatable, Sendable, CustomStringConverti
         case .certificateNotInDescription:
             return "the eID server's TLS certificate on a new connection is not listed in the service's "
                 + "certificate description; nothing was sent over it"
+        case .clientLibraryMissing(let problem): return problem
         }
     }
 }

@@ -14,6 +14,8 @@ public enum XMLError: Error, Equatable, Sendable {
     case tooDeep(limit: Int)
     /// More elements than the limit.
     case tooManyElements(limit: Int)
+    /// libxml2 could not be loaded (it is loaded on first use): what is missing, what to install.
+    case parserMissing(String)
 }
 
 extension XMLError: CustomStringConvertible {
@@ -27,6 +29,7 @@ extension XMLError: CustomStringConvertible {
         case .documentTypeDeclared: return "the XML document declares a document type (DTD), which eid refuses"
         case .tooDeep(let limit): return "the XML document nests elements deeper than \(limit)"
         case .tooManyElements(let limit): return "the XML document has more than \(limit) elements"
+        case .parserMissing(let problem): return problem
         }
     }
 }

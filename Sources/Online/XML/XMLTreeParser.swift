@@ -59,6 +59,7 @@ public struct XMLTreeParser: Sendable {
             throw .tooLarge(limit: maximumSize)
         }
         guard !bytes.isEmpty else { throw .empty }
+        if let problem = eid_xml_load() { throw .parserMissing(String(cString: problem)) }
         _ = Self.initialised
         var doctype: Int32 = 0
         var line: Int32 = 0
