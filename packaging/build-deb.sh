@@ -70,7 +70,7 @@ if ldd "${binaries[@]}" | grep -E "not found|/opt/swift" >&2; then
 fi
 
 # Depends: dpkg-shlibdeps (dpkg-dev) names the package and minimum version of every shared
-# library the binaries load (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3, libxml2).
+# library the binaries link (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3 for libcrypto).
 work=$(mktemp -d)
 trap 'rm -rf "$stage" "$work"' EXIT
 mkdir "$work/debian" "$stage/DEBIAN"
@@ -81,6 +81,14 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2> "$work/log") || {
 }
 depends_line=${shlibs#shlibs:Depends=}
 [ -n "$depends_line" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# What dpkg-shlibdeps cannot see: libcurl (with libssl) and libxml2 are loaded on first use
+# (dlopen: Sources/CCurl, Sources/CLibXML2), and lld's packed relative relocations (DT_RELR) need
+# glibc 2.36, which no versioned symbol the binaries use says.
+depends_line=$(printf '%s' "$depends_line" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
+case "$package" in
+    eid) depends_line="$depends_line, libcurl4 (>= 7.85.0), libxml2 (>= 2.9.14)" ;;
+    eid-testserver) depends_line="$depends_line, libxml2 (>= 2.9.14)" ;;
+esac
 
 if [ "$package" = eid ]; then
 cat > "$stage/DEBIAN/control" <<CONTROL
