@@ -437,12 +437,17 @@ class Runner:
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
 
-    def tls_server(self, name):
-        """A server of its own serving the chain `name` of tls-test-pki.sh (made once per run)."""
+    def tls_pki_dir(self):
+        """The directory of tls-test-pki.sh's certificates (made once per run)."""
         if self.tls_pki is None:
             self.tls_pki = tempfile.mkdtemp(prefix="eid-aa2-tls-")
             subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "tls-test-pki.sh"),
                             self.tls_pki], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self.tls_pki
+
+    def tls_server(self, name):
+        """A server of its own serving the chain `name` of tls-test-pki.sh (made once per run)."""
+        self.tls_pki_dir()
         served = os.path.join(self.tls_pki, f"{name}-served.pem")
         with open(served, "w") as out:
             for part in (f"{name}.pem", f"{name}-chain.pem"):
