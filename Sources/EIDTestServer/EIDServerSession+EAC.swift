@@ -7,13 +7,15 @@ import SmartCard
 /// and the keys of its secure messaging after Chip Authentication (AUTH-PROTOCOL 2.5, 6.6, 9.3).
 extension EIDServerSession {
     /// DIDAuthenticate with EAC1InputType: DV and AT certificates, the description, the CHATs,
-    /// the auxiliary data and transaction info.
+    /// the auxiliary data and transaction info. No RequiredCHAT when no right is required (every
+    /// right asked for is optional: TR-03124-2 C2_02).
     var eac1Request: DIDAuthenticate {
         DIDAuthenticate(
             .eac1(
                 EAC1InputType(
                     certificates: terminal.certificates, certificateDescription: terminal.description,
-                    requiredCHAT: requiredCHAT.encoded, optionalCHAT: optionalCHAT?.encoded,
+                    requiredCHAT: requiredCHAT.accessRights.isEmpty ? nil : requiredCHAT.encoded,
+                    optionalCHAT: optionalCHAT?.encoded,
                     authenticatedAuxiliaryData: auxiliaryData?.encoded,
                     transactionInfo: configuration.transactionInfo, acceptedEIDTypes: ["CardCertified"])))
     }

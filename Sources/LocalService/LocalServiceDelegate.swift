@@ -50,8 +50,9 @@ public enum ActivationAnswer: Sendable, Equatable {
 /// Why a browser activation ends on an error page rather than at the service (AusweisApp's
 /// StateRedirectBrowser without a refresh address).
 public enum ActivationFailure: Sendable, Equatable {
-    /// No usable TcToken came from the tcTokenURL (`404 Not Found`).
-    case tcTokenNotFound
+    /// No usable TcToken came from the tcTokenURL (`404 Not Found`), with the sentence of why (an
+    /// HTTP status, a refused TLS connection: TR-03124-2 D_16 wants it readable on the page).
+    case tcTokenNotFound(String)
     /// The request or the tcTokenURL is unusable, a redirect is not https, or no address to
     /// continue at came of the TcToken (`400 Bad Request`).
     case badRequest(String)

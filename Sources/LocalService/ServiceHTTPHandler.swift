@@ -126,8 +126,8 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             var headers = ServiceResponse.headers(server: server, cors: false)
             headers.add(name: "Location", value: location)
             write(context, status: .seeOther, headers: headers, body: "")
-        case .failure(.tcTokenNotFound):
-            page(context, status: .notFound, sentence: "The service's TcToken was not found.")
+        case .failure(.tcTokenNotFound(let why)):
+            page(context, status: .notFound, sentence: why)
         case .failure(.badRequest(let why)):
             page(context, status: .badRequest, sentence: why)
         case .failure(.internalError(let why)):

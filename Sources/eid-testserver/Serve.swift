@@ -48,7 +48,7 @@ struct Serve: ParsableCommand {
         help: ArgumentHelp(
             "The data every session asks for: comma-separated SDK names (GivenNames, FamilyName, DateOfBirth, "
                 + "Address, …), TR-03127 words or DGn; a trailing ? makes one optional (default: every readable "
-                + "data group, required).",
+                + "data group, required; with every one optional, EAC1 has no RequiredCHAT).",
             valueName: "list"))
     var attributes: String?
 

@@ -39,4 +39,28 @@ import Testing
         #expect(result.ok)
         #expect(Set(result.read.map(\.name)) == ["GivenNames", "FamilyName", "DateOfBirth"])
     }
+
+    /// Every right optional: EAC1InputType has no RequiredCHAT at all (TR-03124-2 C2_02), only the OptionalCHAT;
+    /// with one right required, the RequiredCHAT names it.
+    @Test func withEveryRightOptionalEAC1HasNoRequiredCHAT() throws {
+        for (list, required) in [("GivenNames?,DateOfBirth?", nil), ("GivenNames,DateOfBirth?", [AccessRight.readDG4])]
+        {
+            let requested = try RequestedAttributes(parsing: list)
+            var session = try EIDServerSession(
+                configuration: SessionConfiguration(
+                    sessionIdentifier: Fixture.sessionIdentifier, pki: Fixture.pki,
+                    requiredRights: requested.required, optionalRights: requested.optional))
+            let reply = session.respond(
+                to: PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: Fixture.sessionIdentifier))))
+            guard case .didAuthenticate(let request)? = reply.envelope?.message, case .eac1(let input) = request.data
+            else {
+                Issue.record("no EAC1 for \(list): \(String(describing: reply.envelope?.message))")
+                continue
+            }
+            #expect(
+                try input.requiredCHAT.map { try CHAT(encoded: $0).accessRights } == required.map(Set.init), "\(list)")
+            let optional = try CHAT(encoded: try #require(input.optionalCHAT)).accessRights
+            #expect(optional.contains(.readDG8), "\(list): \(optional)")
+        }
+    }
 }

@@ -47,6 +47,55 @@ extension ThroughPCSCD {
                 for problem in problems { Issue.record(Comment(rawValue: problem)) }
             }
         }
+
+        /// TR-03124-2 C2_02: EAC1InputType without RequiredCHAT (`--attributes` with every right optional, DG1
+        /// among them) and the user deselects every right. The server gets the zero CHAT in EAC1OutputType: it
+        /// reads what that CHAT grants, and reads nothing. The card gets it too: with `transmit_stop` the server
+        /// reads DG1 (not granted in its CHAT) and takes the card's refusal as planned, but ends with an error if
+        /// the card answers, as a card given the unrestricted CHAT would. The control: left selected, every data
+        /// group is read, DG1 too.
+        @Test("EID_CLIENT_C2_02: without RequiredCHAT, every right deselected: card and server get the zero CHAT")
+        func withoutRequiredCHATTheDeselectedCHATGoesToCardAndServer() throws {
+            let asked = ["DocumentType", "GivenNames", "FamilyName", "DateOfBirth"]
+            let server = try TestServerProcess(["--attributes", asked.map { $0 + "?" }.joined(separator: ",")])
+            defer { server.stop() }
+            let deselect = #"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#
+            let deselected = ["AUTH", "ACCESS_RIGHTS", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "AUTH"]
+            // eid saw no required right, and after the deselection no effective one.
+            let zero = [#""required":[]"#, #""chat":{"effective":[],"#]
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                var plain = Faults.Expected(
+                    minor: nil, reason: nil, status: 0, messages: deselected, urlPath: "/refresh",
+                    urlResult: "ResultMajor=ok", serverOK: true, read: [], notRead: asked)
+                plain.stdoutContains = zero
+                plain.resultContains = [#""read":{}"#]
+                var problems = Faults.check(
+                    "every right deselected", url: server.origin + "/tctoken",
+                    commands: [deselect, Faults.accept, Faults.pin],
+                    expected: plain, reader: reader, server: server)
+                // The card's refusal of DG1 fails the authentication for the client (as in B_07); the server,
+                // which planned it, ends ok.
+                var probed = Faults.Expected(
+                    minor: "/al/common#unknownError", reason: "Card_Unexpected_Transmit_Status", status: 6,
+                    messages: deselected, urlPath: "/refresh",
+                    urlResult: "ResultMajor=error&ResultMinor=clientError", serverOK: true, read: [], notRead: asked)
+                probed.stdoutContains = zero
+                problems += Faults.check(
+                    "every right deselected, the card asked for DG1",
+                    url: server.origin + "/tctoken?fault=transmit_stop",
+                    commands: [deselect, Faults.accept, Faults.pin], expected: probed, reader: reader, server: server)
+                problems += Faults.check(
+                    "every right left selected", url: server.origin + "/tctoken",
+                    commands: [Faults.accept, Faults.pin],
+                    expected: Faults.Expected(
+                        minor: nil, reason: nil, status: 0, messages: Faults.succeeded, urlPath: "/refresh",
+                        urlResult: "ResultMajor=ok", serverOK: true, read: asked, notRead: []),
+                    reader: reader, server: server)
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
     }
 }
 

@@ -48,6 +48,8 @@ extension ThroughPCSCD {
             var secrets: [String] = []
             /// Text eid's standard error must contain (the sentence that tells the user why).
             var stderrContains: [String] = []
+            /// Text eid's standard output (its JSON messages) must contain.
+            var stdoutContains: [String] = []
         }
 
         struct Case: Sendable, CustomStringConvertible {
@@ -318,6 +320,9 @@ extension ThroughPCSCD {
             }
             for text in expected.stderrContains {
                 expect(run.stderr.contains(text), "stderr without \(text): \(run.stderr)")
+            }
+            for text in expected.stdoutContains {
+                expect(run.stdout.contains(text), "standard output without \(text): \(run.stdout)")
             }
             for secret in ["123456"] + expected.secrets {
                 expect(!run.stdout.contains(secret) && !run.stderr.contains(secret), "a secret in the output")

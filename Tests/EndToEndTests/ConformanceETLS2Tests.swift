@@ -170,14 +170,14 @@ extension ThroughPCSCD {
 
         static let refusals: [Case] = [
             Case(
-                id: "EID_CLIENT_E_07_T", certificate: "rsa3072",
+                id: "EID_CLIENT_E_07", certificate: "rsa3072",
                 options: ["-tls1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"],
                 evidence: [
                     "wrong version number", "protocol version", "unsupported protocol", "no protocols available",
                 ],
                 eidSays: "unsupported protocol"),
             Case(
-                id: "EID_CLIENT_E_07_T", certificate: "rsa3072",
+                id: "EID_CLIENT_E_07", certificate: "rsa3072",
                 options: ["-tls1_1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"],
                 evidence: [
                     "wrong version number", "protocol version", "unsupported protocol", "no protocols available",
@@ -199,16 +199,16 @@ extension ThroughPCSCD {
                 id: "EID_CLIENT_E_11_b", certificate: "wrongcn", options: ["-tls1_2", "-cipher", conformingSuites],
                 evidence: ["alert read:fatal"], eidSays: "not issued for 127.0.0.1"),
             Case(
-                id: "EID_CLIENT_E_12_T", certificate: "rsa2048", options: ["-tls1_2", "-cipher", conformingSuites],
+                id: "EID_CLIENT_E_12", certificate: "rsa2048", options: ["-tls1_2", "-cipher", conformingSuites],
                 evidence: ["alert read", "write finished"], eidSays: "RSA key has 2048 bits"),
             Case(
-                id: "EID_CLIENT_E_12_T", certificate: "rsa1024",
+                id: "EID_CLIENT_E_12", certificate: "rsa1024",
                 options: ["-tls1_2", "-cipher", conformingSuites + ":@SECLEVEL=0"],
                 evidence: ["alert read:fatal"], eidSays: "key too weak"),
             // An EC key of 192 bits: RSA-PSK needs an RSA key, so the server, which offers ECDHE-PSK and
             // ECDHE-ECDSA as well, shares no suite with eid.
             Case(
-                id: "EID_CLIENT_E_12_T", certificate: "ec192",
+                id: "EID_CLIENT_E_12", certificate: "ec192",
                 options: [
                     "-tls1_2", "-cipher",
                     conformingSuites + ":ECDHE-PSK-AES128-CBC-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:@SECLEVEL=0",
@@ -257,8 +257,8 @@ extension ThroughPCSCD {
             }
         }
 
-        @Test("EID_CLIENT_E_07_T: an eID server offering only TLS 1.0 or 1.1 on TLS-2 is refused")
-        func tls10And11AreRefused() throws { try Self.refuse("EID_CLIENT_E_07_T") }
+        @Test("EID_CLIENT_E_07: an eID server offering only TLS 1.0 or 1.1 on TLS-2 is refused")
+        func tls10And11AreRefused() throws { try Self.refuse("EID_CLIENT_E_07") }
 
         @Test("EID_CLIENT_E_10: an eID server with only cipher suites outside TR-03124-1 on TLS-2 is refused")
         func foreignSuitesAreRefused() throws { try Self.refuse("EID_CLIENT_E_10") }
@@ -269,8 +269,8 @@ extension ThroughPCSCD {
         @Test("EID_CLIENT_E_11_b: an eID server certificate for another host (common name) on TLS-2 is refused")
         func anotherHostInTheCommonNameIsRefused() throws { try Self.refuse("EID_CLIENT_E_11_b") }
 
-        @Test("EID_CLIENT_E_12_T: an eID server key too small (RSA 2048, RSA 1024, EC 192) on TLS-2 is refused")
-        func smallKeysAreRefused() throws { try Self.refuse("EID_CLIENT_E_12_T") }
+        @Test("EID_CLIENT_E_12: an eID server key too small (RSA 2048, RSA 1024, EC 192) on TLS-2 is refused")
+        func smallKeysAreRefused() throws { try Self.refuse("EID_CLIENT_E_12") }
 
         /// The control: the same fixture with a server as TR-03124-1 wants it (TLS 1.2, RSA-PSK, RSA 3072 for
         /// 127.0.0.1) completes the TLS-2 handshake and gets eid's StartPAOS over it (s_server prints what it

@@ -28,10 +28,16 @@ extension ThroughPCSCD.ProxyTests {
             environment: environment)
     }
 
-    /// curl's variables: HTTPS_PROXY and all_proxy name the proxy too; no_proxy (or NO_PROXY) listing the host,
+    /// TR-03124-2 D_17 (profile PROXY_CONFIG: the proxy can be configured): curl's variables: https_proxy (the
+    /// other tests), HTTPS_PROXY and all_proxy name the proxy too; no_proxy (or NO_PROXY) listing the host,
     /// or `*`, sends the requests straight to the server (127.0.0.1 is no exception of its own: the tests
     /// above reach it through the proxy with no no_proxy at all).
-    @Test("Through proxy: HTTPS_PROXY and all_proxy are used; no_proxy and NO_PROXY listing the host bypass the proxy")
+    @Test(
+        """
+        EID_CLIENT_D_17: Through proxy: the proxy is configured as for curl: HTTPS_PROXY and all_proxy are used; \
+        no_proxy and NO_PROXY listing the host bypass the proxy
+        """
+    )
     func theProxyVariablesAsCurlReadsThem() throws {
         let logged = try LoggedServer()
         defer { logged.stop() }
@@ -107,9 +113,9 @@ extension ThroughPCSCD.ProxyTests {
         #expect(!guarded.log.contains(password), "tinyproxy logged the password")
     }
 
-    /// TR-03124-2 A1 through the proxy: `eid serve` (its in-process card) with https_proxy set takes a browser's
+    /// TR-03124-2 A1 (A1_01) through the proxy: `eid serve` (its in-process card) with https_proxy set takes a browser's
     /// activation, authenticates through the proxy and sends the browser to the refresh address.
-    @Test("Through proxy (TR-03124-2 A1): eid serve's browser activation authenticates through the proxy")
+    @Test("EID_CLIENT_A1_01: Through proxy: eid serve's browser activation authenticates through the proxy")
     func eidServeGoesThroughTheProxy() throws {
         let logged = try LoggedServer()
         defer { logged.stop() }

@@ -92,8 +92,13 @@ extension ThroughPCSCD {
                 proxy, logged, minimum: 2 * cases.count, requests: ["GET /tctoken", "POST /paos/", "HEAD /refresh"])
         }
 
+        /// The success variants of `AuthFaultsTests` through the proxy: plain is the attached model (A2_18), psk the
+        /// PSK channel (A2_01), redirect a 303 to the TcToken (A2_07); each ends at the refresh address (A4_01).
         @Test(
-            "Through proxy (TR-03124-2 A2, A4, E): TLS-1, TLS-2 resuming it, TLS-2 with PSK, a redirect, the refresh address"
+            """
+            EID_CLIENT_A2_01, EID_CLIENT_A2_07, EID_CLIENT_A2_18, EID_CLIENT_A4_01: Through proxy (TR-03124-2 A2, A4, \
+            E): TLS-1, TLS-2 resuming it, TLS-2 with PSK, a redirect, the refresh address
+            """
         )
         func authenticationsSucceedThroughTheProxy() throws {
             try Self.succeedThroughProxy([
@@ -102,7 +107,7 @@ extension ThroughPCSCD {
             ])
         }
 
-        @Test("EID_CLIENT_A2_19 through proxy: a TcToken naming TLS-PSK without a PSK authenticates (attached model)")
+        @Test("EID_CLIENT_A2_19: Through proxy: a TcToken naming TLS-PSK without a PSK authenticates (attached model)")
         func pskProtocolWithoutParametersThroughTheProxy() throws {
             try Self.succeedThroughProxy([
                 Faults.success("EID_CLIENT_A2_19 through proxy", "?fault=psk_protocol_no_parameters")
@@ -112,8 +117,14 @@ extension ThroughPCSCD {
         /// The TLS checks hold through the tunnel (TLS is eid's with the server, the proxy only relays): a PSK the
         /// server does not know, a certificate not in the description at the refresh address (A4: the
         /// CommunicationErrorAddress), a certificate description whose hash does not match, and an expired TLS
-        /// certificate (a second server).
-        @Test("Through proxy (TR-03124-2 A4, E): refusals found before the card are those without a proxy")
+        /// certificate (a second server). tls_not_in_description is A3_01 and A3_02 (the one server is eService and
+        /// eID server), description_hash_mismatch A3_06, as in `AuthFaultsTests`.
+        @Test(
+            """
+            EID_CLIENT_A3_01, EID_CLIENT_A3_02, EID_CLIENT_A3_06: Through proxy (TR-03124-2 A3, A4, E): refusals \
+            found before the card are those without a proxy
+            """
+        )
         func refusalsBeforeTheCardThroughTheProxy() throws {
             let logged = try LoggedServer()
             defer { logged.stop() }

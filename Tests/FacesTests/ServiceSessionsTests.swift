@@ -254,9 +254,18 @@ import Workflows
         #expect(
             answer(.userCancelled(during: .authentication), url: "https://a.example/r?x")
                 == .seeOther(location: "https://a.example/r?x"))
-        #expect(answer(.authTcTokenUnavailable(.httpStatus(404))) == .failure(.tcTokenNotFound))
-        #expect(answer(.authTcTokenUnavailable(.connectionFailed)) == .failure(.tcTokenNotFound))
-        #expect(answer(.authTcTokenUnavailable(.tlsFailed)) == .failure(.tcTokenNotFound))
+        let notFound = "The authentication failed: the TcToken could not be fetched: "
+        #expect(
+            answer(.authTcTokenUnavailable(.httpStatus(404)))
+                == .failure(.tcTokenNotFound(notFound + "the server answered with HTTP status 404.")))
+        #expect(
+            answer(.authTcTokenUnavailable(.connectionFailed))
+                == .failure(
+                    .tcTokenNotFound(notFound + "the connection to the server failed; is it running and reachable?")))
+        // The TLS layer's sentence of why it refused the server goes to the browser (TR-03124-2 D_16_h–k).
+        #expect(
+            answer(.authTcTokenUnavailable(.tlsRefused(reason: "the server's RSA key has 2048 bits")))
+                == .failure(.tcTokenNotFound(notFound + "the server's RSA key has 2048 bits.")))
         guard
             case .failure(.badRequest(let sentence)) = answer(
                 .authTcTokenUnavailable(.notHTTPS(url: "http://a.example/")))

@@ -231,17 +231,19 @@ CASES = [
     c3_case("EID_CLIENT_C3_07 s=4", (4,), 4, 1, 2),
     c3_case("EID_CLIENT_C3_08 s=4", (4,), 4, 4, 2),
     # TR-03124-2 module E on TLS-2 (PSK), measured.
-    tls2_case("EID_CLIENT_E_07_T TLS 1.0", "rsa3072", ["-tls1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
-    tls2_case("EID_CLIENT_E_07_T TLS 1.1", "rsa3072", ["-tls1_1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
-    tls2_case("EID_CLIENT_E_10 foreign suites", "rsa3072",
+    tls2_case("EID_CLIENT_E_07: TLS 1.0 on TLS-2", "rsa3072",
+              ["-tls1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_07: TLS 1.1 on TLS-2", "rsa3072",
+              ["-tls1_1", "-cipher", "RSA-PSK-AES256-CBC-SHA:@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_10: foreign suites on TLS-2", "rsa3072",
               ["-tls1_2", "-cipher", "PSK-AES256-CBC-SHA:PSK-AES128-GCM-SHA256:DHE-PSK-AES256-GCM-SHA384:"
                "ECDHE-PSK-AES256-CBC-SHA384:RSA-PSK-NULL-SHA256:RSA-PSK-CAMELLIA256-SHA384:RSA-PSK-CHACHA20-POLY1305:"
                "RSA-PSK-3DES-EDE-CBC-SHA:@SECLEVEL=0"]),
-    tls2_case("EID_CLIENT_E_11_a SubjectAltName", "wrongsan", ["-tls1_2", "-cipher", TLS2_SUITES]),
-    tls2_case("EID_CLIENT_E_11_b common name", "wrongcn", ["-tls1_2", "-cipher", TLS2_SUITES]),
-    tls2_case("EID_CLIENT_E_12_T RSA 2048", "rsa2048", ["-tls1_2", "-cipher", TLS2_SUITES]),
-    tls2_case("EID_CLIENT_E_12_T RSA 1024", "rsa1024", ["-tls1_2", "-cipher", TLS2_SUITES + ":@SECLEVEL=0"]),
-    tls2_case("EID_CLIENT_E_12_T EC P-192", "ec192",
+    tls2_case("EID_CLIENT_E_11_a: SubjectAltName on TLS-2", "wrongsan", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_11_b: common name on TLS-2", "wrongcn", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12: RSA 2048 on TLS-2", "rsa2048", ["-tls1_2", "-cipher", TLS2_SUITES]),
+    tls2_case("EID_CLIENT_E_12: RSA 1024 on TLS-2", "rsa1024", ["-tls1_2", "-cipher", TLS2_SUITES + ":@SECLEVEL=0"]),
+    tls2_case("EID_CLIENT_E_12: EC P-192 on TLS-2", "ec192",
               ["-tls1_2", "-cipher", TLS2_SUITES + ":ECDHE-PSK-AES128-CBC-SHA256:ECDHE-ECDSA-AES128-GCM-SHA256:"
                "@SECLEVEL=0"]),
 ]
@@ -435,12 +437,17 @@ class Runner:
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
 
-    def tls_server(self, name):
-        """A server of its own serving the chain `name` of tls-test-pki.sh (made once per run)."""
+    def tls_pki_dir(self):
+        """The directory of tls-test-pki.sh's certificates (made once per run)."""
         if self.tls_pki is None:
             self.tls_pki = tempfile.mkdtemp(prefix="eid-aa2-tls-")
             subprocess.run([os.path.join(os.path.dirname(os.path.abspath(__file__)), "tls-test-pki.sh"),
                             self.tls_pki], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return self.tls_pki
+
+    def tls_server(self, name):
+        """A server of its own serving the chain `name` of tls-test-pki.sh (made once per run)."""
+        self.tls_pki_dir()
         served = os.path.join(self.tls_pki, f"{name}-served.pem")
         with open(served, "w") as out:
             for part in (f"{name}.pem", f"{name}-chain.pem"):

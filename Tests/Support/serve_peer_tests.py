@@ -13,7 +13,7 @@ eService) and eid (which checks the card after a PIN change). CASE words keep on
 name contains one of them.
 
 Cases, one line each: the HTTP answers of /eID-Client (Status, OPTIONS/HEAD, unknown paths, bad
-Host, a tcTokenURL that 404s or is not https), the /eID-Kernel WebSocket (a second client: 429;
+Host, a tcTokenURL that 404s, is not https or is an openssl s_server TLS-1 refuses), the /eID-Kernel WebSocket (a second client: 429;
 an Origin: 403), browser-style activations (`GET /eID-Client?tcTokenURL=…` read as raw HTTP, 102
 then 303) with an idle SDK client that receives {"msg":"AUTH"} and answers, for success, CANCEL, a
 second activation (409) and every eid-testserver fault of ausweisapp2_auth_peer_tests.py (its
@@ -385,6 +385,69 @@ class ServeRunner(auth.Runner):
         expect(answers[0], 102)
         says_why(expect(answers[-1], 404, "text/html", NO_CACHE))
 
+    async def tls1_refused(self, options, evidence, words):
+        """An activation whose tcTokenURL is an `openssl s_server` that TLS-1 must refuse (`options`, with
+        tls-test-pki.sh's certificates; as ServeTLSRefusalTests): 102, then 404 HTML saying why, no-cache;
+        s_server saw the ClientHello and shows one of `evidence`; eid's page names `words` (HTML-escaped)."""
+        directory = self.tls_pki_dir()
+        log = os.path.join(directory, "s_server-tls1.log")
+        with open(log, "w") as out:
+            s_server = subprocess.Popen(["openssl", "s_server", "-accept", "127.0.0.1:0", "-state", "-www", *options],
+                                        cwd=directory, stdin=subprocess.PIPE, stdout=out, stderr=out)
+        try:
+            port = None
+            for _ in range(100):
+                if "ACCEPT" in open(log).read():
+                    port = self.listening_port(s_server.pid)
+                    if port:
+                        break
+                time.sleep(0.05)
+            if not port:
+                raise CaseFailed(f"s_server did not start: {open(log).read()}")
+            answers, _ = await self.activation(f"https://127.0.0.1:{port}/tctoken", answer=False)
+            await self.drain()
+            seen = open(log).read()
+        finally:
+            terminate(s_server)
+            s_server.stdin.close()
+        if "before SSL initialization" not in seen and "read client hello" not in seen:
+            raise CaseFailed(f"s_server saw no ClientHello: {seen}")
+        if not any(word in seen for word in evidence):
+            raise CaseFailed(f"s_server shows none of {evidence}: {seen}")
+        expect(answers[0], 102)
+        page = says_why(expect(answers[-1], 404, "text/html", NO_CACHE))
+        body = re.sub(r"<style.*?</style>", " ", page.body, flags=re.DOTALL)
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", body)).strip()
+        if self.aa2:
+            return "AusweisApp2's page says: " + text[text.find("Error message"):][:140]
+        if words not in page.body or "'" in text:
+            raise CaseFailed(f"the page does not name {words!r} (escaped): {page.body}")
+        return None
+
+    async def tls1_version(self):
+        """EID_CLIENT_D_16_h: activation: a tcTokenURL of TLS 1.1 only (E_01) -> 102, then 404 HTML saying why"""
+        return await self.tls1_refused(["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_1", "-cipher",
+                                        "ALL:@SECLEVEL=0"],
+                                       # AusweisApp2 offers no suite of TLS 1.1: s_server finds no shared cipher.
+                                       ["wrong version number", "protocol version", "unsupported protocol",
+                                        "no protocols available", "no shared cipher"], "alert protocol version")
+
+    async def tls1_suites(self):
+        """EID_CLIENT_D_16_i: activation: a tcTokenURL without forward secrecy (E_03) -> 102, then 404 HTML saying why"""
+        return await self.tls1_refused(["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-cipher",
+                                        "AES256-GCM-SHA384"], ["no shared cipher"], "the TLS handshake failed (")
+
+    async def tls1_key(self):
+        """EID_CLIENT_D_16_j: activation: a tcTokenURL with an RSA key of 2048 bits (E_04) -> 102, then 404 HTML saying why"""
+        return await self.tls1_refused(["-cert", "rsa2048.pem", "-key", "rsa2048.key"], ["alert", "SSL_accept:error"],
+                                       "the server&#39;s RSA key has 2048 bits")
+
+    async def tls1_dh(self):
+        """EID_CLIENT_D_16_k: activation: a tcTokenURL with a DH group of 2048 bits (E_08) -> 102, then 404 HTML saying why"""
+        return await self.tls1_refused(["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-cipher",
+                                        "DHE-RSA-AES256-GCM-SHA384", "-dhparam", "ffdhe2048.pem"],
+                                       ["alert", "SSL_accept:error"], "the server&#39;s ephemeral DH key has 2048 bits")
+
     async def tctoken_not_https(self):
         """EID_CLIENT_A1_04, EID_CLIENT_D_16_b: activation: a tcTokenURL that is not https -> 400 HTML saying why, no-cache"""
         answers, _ = await self.activation(self.server.origin.replace("https:", "http:") + "/tctoken", answer=False)
@@ -452,7 +515,8 @@ class ServeRunner(auth.Runner):
         return f"refused at {', '.join(addresses)}"
 
     HTTP_CASES = [status_text, status_json, status_upper_case, preflight, unknown_path, no_query,
-                  kernel_without_upgrade, bad_host, tctoken_not_found, tctoken_not_https, second_websocket,
+                  kernel_without_upgrade, bad_host, tctoken_not_found, tls1_version, tls1_suites, tls1_key, tls1_dh,
+                  tctoken_not_https, second_websocket,
                   origin_websocket, cancel, conflict, other_addresses]
 
     async def run_case(self, case):

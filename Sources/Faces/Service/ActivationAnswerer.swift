@@ -43,13 +43,17 @@ extension ActivationAnswer {
             self = .seeOther(location: url)
             return
         }
+        // The reason's sentence, ended with a full stop unless it ends with a mark of its own.
         let sentence =
-            ending.reason.map { "The authentication failed: \($0.sentence)." } ?? "The authentication failed."
+            ending.reason.map {
+                "The authentication failed: \($0.sentence)" + (".?!".contains($0.sentence.last ?? " ") ? "" : ".")
+            }
+            ?? "The authentication failed."
         switch ending.reason {
         case .authTcTokenUnavailable(.notHTTPS), .authInvalidActivationURL, .authRefreshAddressFailed:
             self = .failure(.badRequest(sentence))
         case .authTcTokenUnavailable, .authInvalidTcToken:
-            self = .failure(.tcTokenNotFound)
+            self = .failure(.tcTokenNotFound(sentence))
         default:
             self = .failure(.internalError(sentence))
         }
