@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// TR-03124-2 D_16_h to D_16_k: a browser activation of `eid serve` whose tcTokenURL is an `openssl s_server`
+/// TR-03124-2 D_16_h to D_16_k (and so E_01, E_03, E_04, E_08 end to end): a browser activation of `eid serve` whose tcTokenURL is an `openssl s_server`
 /// that TLS-1 must refuse (the refusals E_01, E_03, E_04 and E_08, as Tests/TLSTests/WebChannelTests.swift
 /// stages them for the TLS layer): only TLS 1.1; only a suite without forward secrecy; an RSA key of 2048 bits;
 /// an ephemeral DH group of 2048 bits. The browser gets what AusweisApp2 answers when no TcToken came (102,
@@ -82,7 +82,9 @@ struct ServeTLSRefusalTests {
         #expect(client.finish().messages.last?.contains("resultmajor#error") == true)
     }
 
-    @Test("EID_CLIENT_D_16_h: a tcTokenURL server of TLS 1.1 only: the browser's page names the protocol version")
+    @Test(
+        "EID_CLIENT_D_16_h, EID_CLIENT_E_01: a tcTokenURL server of TLS 1.1 only: the browser's page names the protocol version"
+    )
     func tls11Only() throws {
         try Self.refuse(
             ["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_1", "-cipher", "ALL:@SECLEVEL=0"],
@@ -91,21 +93,26 @@ struct ServeTLSRefusalTests {
     }
 
     @Test(
-        "EID_CLIENT_D_16_i: a tcTokenURL server without forward secrecy: the browser's page says the handshake failed")
+        "EID_CLIENT_D_16_i, EID_CLIENT_E_03: a tcTokenURL server without forward secrecy: the browser's page says the handshake failed"
+    )
     func suitesWithoutForwardSecrecy() throws {
         try Self.refuse(
             ["-cert", "rsa3072.pem", "-key", "rsa3072.key", "-tls1_2", "-cipher", "AES256-GCM-SHA384"],
             evidence: ["no shared cipher"], says: "the TLS handshake failed (")
     }
 
-    @Test("EID_CLIENT_D_16_j: a tcTokenURL server with an RSA key of 2048 bits: the browser's page says so")
+    @Test(
+        "EID_CLIENT_D_16_j, EID_CLIENT_E_04: a tcTokenURL server with an RSA key of 2048 bits: the browser's page says so"
+    )
     func rsaKeyOf2048Bits() throws {
         try Self.refuse(
             ["-cert", "rsa2048.pem", "-key", "rsa2048.key"], evidence: ["alert", "SSL_accept:error"],
             says: "the server&#39;s RSA key has 2048 bits, fewer than the 3000 required")
     }
 
-    @Test("EID_CLIENT_D_16_k: a tcTokenURL server with a DH group of 2048 bits: the browser's page says so")
+    @Test(
+        "EID_CLIENT_D_16_k, EID_CLIENT_E_08: a tcTokenURL server with a DH group of 2048 bits: the browser's page says so"
+    )
     func ephemeralDHOf2048Bits() throws {
         try Self.refuse(
             [
