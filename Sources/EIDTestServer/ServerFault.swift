@@ -91,6 +91,14 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// EID_CLIENT_B_22: EAC2 without the signature, EACAdditionalInputType with it, and
     /// StartPAOSResponse with an error answers the EAC2 output of that round.
     case endAfterEACAdditional = "end_after_eac_additional"
+    // TR-03124-2 modules A3 and A4 (the certificate description's subjectURL), issue 18.
+    /// EID_CLIENT_A3_03, EID_CLIENT_A4_03: the certificate description has no subjectURL. The
+    /// client refuses it before the card (as AusweisApp2 does) and checks the refresh address
+    /// against the tcTokenURL instead: the same origin, so the browser goes to the refresh address.
+    case noSubjectURL = "no_subject_url"
+    /// EID_CLIENT_A3_05: the description's subjectURL is the server's origin with another port
+    /// (the port after it): a same-origin violation the client must refuse before the card.
+    case sopViolationPort = "sop_violation_port"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [

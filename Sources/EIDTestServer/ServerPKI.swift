@@ -82,7 +82,7 @@ public struct ServerPKI: Sendable {
 
     /// The test server's certificate description: plain-text terms of usage with the labels
     /// AusweisApp displays.
-    public static func description(subjectURL: String, commCertificates: [[UInt8]]) throws
+    public static func description(subjectURL: String?, commCertificates: [[UInt8]]) throws
         -> CertificateDescription
     {
         try CertificateDescription(

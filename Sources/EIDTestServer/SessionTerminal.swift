@@ -72,6 +72,14 @@ struct SessionTerminal: Sendable {
                 subjectURL: "https://sop-violation.invalid", commCertificates: hashes)
             terminal = try issue(description)
         }
+        if faults.contains(.noSubjectURL) {
+            description = try ServerPKI.description(subjectURL: nil, commCertificates: hashes)
+            terminal = try issue(description)
+        }
+        if faults.contains(.sopViolationPort), let origin {
+            description = try ServerPKI.description(subjectURL: Self.nextPort(of: origin), commCertificates: hashes)
+            terminal = try issue(description)
+        }
         if faults.contains(.tlsNotInDescription) {
             description = try ServerPKI.description(
                 subjectURL: description.subjectURL ?? origin ?? "",
@@ -129,5 +137,15 @@ struct SessionTerminal: Sendable {
         // AND of the chain's CHATs and refuses the rest (6982).
         grantableRights =
             faults.contains(.chatBeyondDV) ? atRights : atRights.intersection(dv.certificate.body.chat.accessRights)
+    }
+
+    /// `origin` ("https://host:port") with the port after its own (443 when it names none): the
+    /// subjectURL of `sop_violation_port`.
+    static func nextPort(of origin: String) -> String {
+        let authority = origin.split(separator: "/", omittingEmptySubsequences: true).dropFirst().first ?? ""
+        let parts = authority.split(separator: ":")
+        let port = parts.count == 2 ? Int(parts[1]) ?? 443 : 443
+        let host = parts.first.map(String.init) ?? ""
+        return "https://\(host):\(port + 1)"
     }
 }

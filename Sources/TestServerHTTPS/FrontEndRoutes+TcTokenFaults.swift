@@ -39,11 +39,14 @@ extension FrontEndRoutes {
     }
 
     /// `empty_tctoken`: every element empty but the CommunicationErrorAddress (this server's
-    /// refresh page for `id`, which never becomes a session).
-    func emptyTcToken(id: String) -> FrontEndResponse {
+    /// refresh page for `id`, which never becomes a session); `empty_tctoken_http_error_address`
+    /// (`plainErrorAddress`): that address as http.
+    func emptyTcToken(id: String, plainErrorAddress: Bool) -> FrontEndResponse {
+        var base = origin
+        if plainErrorAddress, base.hasPrefix("https://") { base = "http://" + base.dropFirst("https://".count) }
         var token = TcToken(
             serverAddress: "", sessionIdentifier: "", refreshAddress: "",
-            communicationErrorAddress: origin + "/refresh?session=" + id + "&error=communication", binding: "")
+            communicationErrorAddress: base + "/refresh?session=" + id + "&error=communication", binding: "")
         token.pathSecurityProtocol = ""
         return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: token.encoded())
     }
@@ -52,6 +55,15 @@ extension FrontEndRoutes {
     func applyAddressFaults(_ transport: Set<TransportFault>, to token: inout TcToken, id: String) {
         if transport.contains(.serverAddress404) {
             token.serverAddress = origin + "/paos-not-found/" + id
+        }
+        if transport.contains(.refreshRedirect) {
+            token.refreshAddress = otherOrigin + Self.refreshHopPath + "?session=" + id
+        }
+        if transport.contains(.refreshRedirectHTTP) {
+            token.refreshAddress = otherOrigin + Self.refreshHopPath + "?plain=1&session=" + id
+        }
+        if transport.contains(.refreshNoRedirect) {
+            token.refreshAddress = otherOrigin + "/refresh?session=" + id
         }
         if transport.contains(.refresh404NoErrorAddress) {
             token.communicationErrorAddress = nil
@@ -69,5 +81,22 @@ extension FrontEndRoutes {
         let host = rest.prefix { $0 != ":" && $0 != "/" }
         let other = ["127.0.0.1": "localhost", "localhost": "127.0.0.1"][String(host)]
         return other.map { scheme + $0 + rest.dropFirst(host.count) } ?? origin
+    }
+
+    /// The RefreshAddress of `refresh_redirect` and `refresh_redirect_http`.
+    static let refreshHopPath = "/refresh-hop"
+
+    /// The refresh hop: 303 to this origin's refresh page with the request's parameters (and as
+    /// http with `plain=1`).
+    func refreshHop(_ request: FrontEndRequest) -> FrontEndResponse {
+        var base = origin
+        if request.parameter("plain") != nil, base.hasPrefix("https://") {
+            base = "http://" + base.dropFirst("https://".count)
+        }
+        let query = request.query.filter { $0.0 != "plain" }.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }
+        let target = base + "/refresh" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        var response = FrontEndResponse.text(303, "see \(target)")
+        response.headers.append(("Location", target))
+        return response
     }
 }

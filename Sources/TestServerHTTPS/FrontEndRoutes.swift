@@ -46,6 +46,7 @@ public final class FrontEndRoutes: Sendable {
         case ("GET", "/"), ("HEAD", "/"): return startPage()
         case ("GET", "/tctoken"): return tcToken(request)
         case ("GET", "/refresh"): return refreshPage(request)
+        case ("GET", Self.refreshHopPath): return refreshHop(request)
         case ("GET", "/result"):
             return result(request)
         case ("GET", "/stats"):
@@ -101,7 +102,9 @@ public final class FrontEndRoutes: Sendable {
         guard let id = try? SecureRandom.bytes(16).hexString.lowercased() else {
             return .text(500, "no random session id")
         }
-        if transport.contains(.emptyTcToken) { return emptyTcToken(id: id) }
+        if transport.contains(.emptyTcToken) || transport.contains(.emptyTcTokenHTTPErrorAddress) {
+            return emptyTcToken(id: id, plainErrorAddress: transport.contains(.emptyTcTokenHTTPErrorAddress))
+        }
         if transport.contains(.blankTcToken) {
             return FrontEndResponse(status: 200, contentType: "text/xml; charset=utf-8", body: Array(" ".utf8))
         }

@@ -41,4 +41,17 @@ public enum TransportFault: String, Sendable, CaseIterable {
     case redirectHTTP = "redirect_http"
     /// The tcToken URL answers 200 with a blank (one space) instead of a TcToken (EID_CLIENT_A2_12).
     case blankTcToken = "blank_tctoken"
+    /// Like `empty_tctoken`, with the CommunicationErrorAddress as http (EID_CLIENT_A2_27): a client
+    /// must not send the browser there.
+    case emptyTcTokenHTTPErrorAddress = "empty_tctoken_http_error_address"
+    /// The TcToken's RefreshAddress is on the other origin (see `refresh_404_no_error_address`),
+    /// where it answers 303 to this origin's refresh page with the same query (EID_CLIENT_A4_05):
+    /// the client follows it to the service's origin and succeeds.
+    case refreshRedirect = "refresh_redirect"
+    /// The TcToken's RefreshAddress is this server's refresh page on the other origin, which
+    /// answers 200 and no redirect (EID_CLIENT_A4_06): the client finds no refresh URL.
+    case refreshNoRedirect = "refresh_no_redirect"
+    /// Like `refresh_redirect`, with the 303 to this origin's refresh page as http
+    /// (EID_CLIENT_A4_07): the client must not follow it.
+    case refreshRedirectHTTP = "refresh_redirect_http"
 }

@@ -133,7 +133,7 @@ import Testing
         #expect(throws: ServerFaultError.unknown("nope")) { try ServerFaults(parsing: "aux_age,nope") }
         #expect(throws: ServerFaultError.repeated("aux_age")) { try ServerFaults(parsing: "aux_age,aux_age") }
         #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "aux_age,") }
-        #expect(ServerFault.allCases.count == 29)
+        #expect(ServerFault.allCases.count == 31)
     }
 
     /// The front end (TestServerHTTPS, which knows no session) keeps the faults it carries out and
@@ -146,7 +146,8 @@ import Testing
                 "slow", "http_refresh", "redirect", "psk", "psk_protocol_no_parameters", "psk_wrong_key",
                 "tls_changed_after_eac1", "empty_tctoken", "redirect_307", "redirect_404", "server_address_404",
                 "refresh_404_no_error_address", "redirect_302", "redirect_http",
-                "blank_tctoken",
+                "blank_tctoken", "empty_tctoken_http_error_address", "refresh_redirect", "refresh_no_redirect",
+                "refresh_redirect_http",
             ])
         #expect(Set(transport).isDisjoint(with: ServerFault.allCases.map(\.rawValue)))
         #expect(throws: ServerFaultError.unknown("slow")) { try ServerFaults(parsing: "wrong_ta_signature,slow") }

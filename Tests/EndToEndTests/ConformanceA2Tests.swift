@@ -74,6 +74,21 @@ extension ThroughPCSCD {
                 withCard: false)
         }
 
+        /// A TcToken empty but for an http CommunicationErrorAddress: refused before the card, and
+        /// that address is not used (neither the url nor the browser gets it).
+        @Test(
+            "EID_CLIENT_A2_27: a failed TcToken whose CommunicationErrorAddress is http does not send the browser there"
+        )
+        func anHTTPCommunicationErrorAddressIsNotUsed() throws {
+            try Self.run(
+                "empty_tctoken_http_error_address",
+                Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Server_Format_Error",
+                    status: 6, messages: Faults.beforeTheCard, urlPath: nil, urlResult: nil, serverOK: nil),
+                withCard: false)
+        }
+
         /// 307 Temporary Redirect on the way to the TcToken is followed like 302 and 303.
         @Test("EID_CLIENT_A2_08: a 307 redirect to the TcToken is followed and the authentication succeeds")
         func a307RedirectToTheTcTokenIsFollowed() throws {

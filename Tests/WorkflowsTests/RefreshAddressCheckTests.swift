@@ -100,6 +100,14 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         }
     }
 
+    /// AusweisApp's FailureCode reasons (StateCheckRefreshAddress): a redirect to http is
+    /// No_Https_Scheme, one without a Location Empty, any other answer Invalid_Http_Response.
+    @Test func reasonsAreAusweisAppsReasons() {
+        #expect(RefreshAddressError.notHTTPS.name == "Check_Refresh_Address_No_Https_Scheme")
+        #expect(RefreshAddressError.missingLocation.name == "Check_Refresh_Address_Empty")
+        #expect(RefreshAddressError.unexpectedStatus(200).name == "Check_Refresh_Address_Invalid_Http_Response")
+    }
+
     @Test func loopsAndUnreachableHopsEnd() throws {
         let loop = ScriptedRefreshClient([
             "https://a.example/": Self.redirect(302, to: "https://b.example/"),

@@ -20,7 +20,9 @@ public enum RefreshAddressError: Error, Equatable, Sendable, CustomStringConvert
     /// AusweisApp's FailureCode reason for it.
     public var name: String {
         switch self {
-        case .notHTTPS, .missingLocation, .unexpectedStatus: return "Check_Refresh_Address_Invalid_Http_Response"
+        case .notHTTPS: return "Check_Refresh_Address_No_Https_Scheme"
+        case .missingLocation: return "Check_Refresh_Address_Empty"
+        case .unexpectedStatus: return "Check_Refresh_Address_Invalid_Http_Response"
         case .hopFailed: return "Check_Refresh_Address_Unknown_Network_Error"
         case .certificateNotInDescription: return "Check_Refresh_Address_Hash_Missing_In_Certificate"
         case .tooManyRedirects: return "Check_Refresh_Address_Invalid_Http_Response"

@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+
+/// TR-03124-2 test cases of the certificate description's subjectURL (module A3) and of the refresh
+/// address (module A4) that had only unit tests (issue 18): each an `eid auth --json --open` run against the
+/// shared eid-testserver with the fault that stages it, checked as `AuthFaultsTests` checks its faults (the
+/// AUTH result, its url, the address handed to xdg-open, the exit status, the server's /result). The refresh
+/// faults put the RefreshAddress on the server's other name (localhost for 127.0.0.1): another origin with
+/// the same TLS certificate.
+extension ThroughPCSCD {
+    @Suite(
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid-testserver").path),
+            "needs the built eid-testserver binary: run `make test`"),
+        .sharedTestServer)
+    struct ConformanceA3A4Tests {
+        typealias Faults = AuthFaultsTests
+        typealias Expected = AuthFaultsTests.Expected
+
+        /// The attached model (no PSK in the TcToken): eid opens TLS-2 to the eService's own server
+        /// requiring that it resume the TcToken fetch's session (a new session is refused), so the
+        /// authentication ends ok only over a resumed session.
+        @Test(
+            "EID_CLIENT_A2_28: attached eID server: TLS-2 resumes the TcToken's session and the authentication succeeds"
+        )
+        func tls2ResumesTheTcTokensSession() throws {
+            try Faults.run([Faults.success("attached", "")], server: try Faults.server, withCard: true)
+        }
+
+        /// No subjectURL in the description: refused before the card, as AusweisApp2 refuses it
+        /// (Certificate_Check_Failed_No_SubjectUrl_In_Description). The refresh address is then checked
+        /// against the tcTokenURL, its origin: used as it is, the browser goes there with the error (with a
+        /// subjectURL of another origin, `sop_violation`, it goes to the CommunicationErrorAddress).
+        @Test(
+            """
+            EID_CLIENT_A3_03, EID_CLIENT_A4_03: a description without subjectURL is refused, and the refresh \
+            address is checked against the tcTokenURL
+            """
+        )
+        func aDescriptionWithoutSubjectURL() throws {
+            let refused = Faults.reported(
+                "no_subject_url", minor: "/al/common#parameterError",
+                reason: "Certificate_Check_Failed_No_SubjectUrl_In_Description", status: 6,
+                messages: Faults.beforeTheCard)
+            try Faults.run([refused], server: try Faults.server, withCard: false)
+        }
+
+        /// The subjectURL names the server's host with another port: refused before the card as a
+        /// same-origin violation, ending at the CommunicationErrorAddress (as `sop_violation`).
+        @Test("EID_CLIENT_A3_05: a subjectURL that differs from the tcTokenURL in its port is refused before the card")
+        func aSubjectURLOfAnotherPortIsRefused() throws {
+            let refused = Faults.communicationErrorAddress(
+                Faults.reported(
+                    "sop_violation_port", minor: "/al/common#parameterError",
+                    reason: "Certificate_Check_Failed_Same_Origin_Policy_Violation", status: 6,
+                    messages: Faults.beforeTheCard))
+            try Faults.run([refused], server: try Faults.server, withCard: false)
+        }
+
+        /// The RefreshAddress of another origin redirects to the service's refresh page: followed,
+        /// the browser goes there with ResultMajor=ok.
+        @Test("EID_CLIENT_A4_05: a redirect from the RefreshAddress to the service's origin is followed")
+        func aRedirectToTheServicesOriginIsFollowed() throws {
+            try Faults.run(
+                [Faults.success("refresh_redirect", "?fault=refresh_redirect")], server: try Faults.server,
+                withCard: true)
+        }
+
+        /// The RefreshAddress of another origin answers 200, no redirect; the CommunicationErrorAddress
+        /// takes the browser.
+        @Test("EID_CLIENT_A4_06: a RefreshAddress of another origin that answers no redirect is not used")
+        func aRefreshAddressWithoutRedirectIsNotUsed() throws {
+            try Self.endsAtTheCommunicationErrorAddress(
+                "refresh_no_redirect", "Check_Refresh_Address_Invalid_Http_Response")
+        }
+
+        /// The RefreshAddress of another origin redirects to http: not followed; the
+        /// CommunicationErrorAddress takes the browser.
+        @Test("EID_CLIENT_A4_07: a RefreshAddress of another origin that redirects to http is not followed")
+        func aRedirectToHTTPIsNotFollowed() throws {
+            try Self.endsAtTheCommunicationErrorAddress(
+                "refresh_redirect_http", "Check_Refresh_Address_No_Https_Scheme")
+        }
+
+        /// After the data were read (the server's session ends ok) the refresh address check fails:
+        /// communicationError, and the browser goes to the CommunicationErrorAddress.
+        static func endsAtTheCommunicationErrorAddress(_ fault: String, _ reason: String) throws {
+            let expected = Expected(
+                minor: "/al/common#communicationError", reason: reason, status: 7, messages: Faults.succeeded,
+                urlPath: "/refresh+error", urlResult: "ResultMajor=error&ResultMinor=communicationError", serverOK: true
+            )
+            try Faults.run(
+                [
+                    Faults.Case(
+                        name: fault, query: "?fault=" + fault, commands: [Faults.accept, Faults.pin], expected: expected
+                    )
+                ],
+                server: try Faults.server, withCard: true)
+        }
+    }
+}
