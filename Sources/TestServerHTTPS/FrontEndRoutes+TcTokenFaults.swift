@@ -62,6 +62,9 @@ extension FrontEndRoutes {
         if transport.contains(.refreshRedirectHTTP) {
             token.refreshAddress = otherOrigin + Self.refreshHopPath + "?plain=1&session=" + id
         }
+        if transport.contains(.refreshTLSNotInDescription) {
+            token.refreshAddress = otherOrigin + Self.refreshHopPath + "?session=" + id
+        }
         if transport.contains(.refreshNoRedirect) {
             token.refreshAddress = otherOrigin + "/refresh?session=" + id
         }

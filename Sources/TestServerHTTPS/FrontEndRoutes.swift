@@ -12,6 +12,8 @@ public final class FrontEndRoutes: Sendable {
         var opened: ContinuousClock.Instant
         /// `tls_changed_after_eac1`, until the answer with EAC1 has gone out.
         var changesCertificate = false
+        /// `refresh_tls_not_in_description`, until the session's last answer has gone out.
+        var changesRefreshCertificate = false
     }
 
     public let configuration: FrontEndConfiguration
@@ -21,7 +23,7 @@ public final class FrontEndRoutes: Sendable {
     public let nextConnection: NextConnectionCertificate?
     /// Connections, TLS handshakes and requests so far (`GET /stats`).
     public let statistics = FrontEndStatistics()
-    private let sessions = Locked<[String: Session]>([:])
+    let sessions = Locked<[String: Session]>([:])
     private let originState: Locked<String>
 
     public init(
@@ -93,7 +95,7 @@ public final class FrontEndRoutes: Sendable {
         if let redirect = redirectAnswer(transport, names: names) { return redirect }
         let sessionFaults = names.filter { TransportFault(rawValue: $0) == nil }
         let changesCertificate = transport.contains(.tlsChangedAfterEAC1)
-        if changesCertificate {
+        if changesCertificate || transport.contains(.refreshTLSNotInDescription) {
             guard let nextConnection else { return .text(400, "this server cannot change its TLS certificate") }
             do { try nextConnection.prepare(host: WebOrigin(url: origin)?.host ?? configuration.host) } catch {
                 return .text(500, "no other TLS certificate")
@@ -130,8 +132,9 @@ public final class FrontEndRoutes: Sendable {
         open(
             id,
             Session(
-                usesPSK: usesPSK, slow: transport.contains(.slow), opened: .now, changesCertificate: changesCertificate)
-        )
+                usesPSK: usesPSK, slow: transport.contains(.slow), opened: .now, changesCertificate: changesCertificate,
+                changesRefreshCertificate: transport.contains(.refreshTLSNotInDescription)))
+        if transport.contains(.tls2NotResumed) { nextConnection?.armFreshSession() }
         var refresh = origin + "/refresh?session=" + id
         if transport.contains(.httpRefresh), refresh.hasPrefix("https://") {
             refresh = "http://" + refresh.dropFirst("https://".count)
@@ -201,12 +204,7 @@ public final class FrontEndRoutes: Sendable {
             ? FrontEndResponse(status: 200, contentType: "application/vnd.paos+xml; charset=utf-8", body: reply.body)
             : FrontEndResponse(status: reply.status, contentType: "text/plain; charset=utf-8", body: reply.body)
         if session.slow { response.delay = configuration.slowDelay }
-        if session.changesCertificate, reply.status == 200, Self.carriesEAC1(reply.body) {
-            // The client's next message (after PACE) must come on a new connection, with another certificate.
-            sessions.withLock { $0[sessionID]?.changesCertificate = false }
-            response.close = true
-            nextConnection?.arm()
-        }
+        applyConnectionFaults(session, sessionID: sessionID, reply: reply, to: &response)
         return response
     }
 

@@ -5,11 +5,13 @@ import SmartCard
 /// fault (RSA 3072, self-signed like the server's own, for the same host: valid for it, but not in any
 /// certificate description), and served on the next TLS connection the server accepts after `arm()` (one
 /// connection per `arm()`, whichever client makes it), in a session context of its own so that the
-/// connection cannot resume an earlier session and must show the certificate. TEST ONLY.
+/// connection cannot resume an earlier session and must show the certificate; for `tls2_not_resumed` the
+/// session context alone. TEST ONLY.
 public final class NextConnectionCertificate: Sendable {
     private struct State {
         var credentials: TLSServerCredentials?
         var pending = 0
+        var pendingFreshSessions = 0
     }
     private let state = Locked(State())
 
@@ -26,11 +28,24 @@ public final class NextConnectionCertificate: Sendable {
     /// The next TLS connection accepted gets the other certificate.
     public func arm() { state.withLock { $0.pending += 1 } }
 
+    /// The next TLS connection accepted keeps the certificate but gets a session context of its own
+    /// (`tls2_not_resumed`): it cannot resume a session of another connection.
+    public func armFreshSession() { state.withLock { $0.pendingFreshSessions += 1 } }
+
     /// The DER of the other certificate (nil before `prepare`).
     public var certificateDER: [UInt8]? { state.withLock { $0.credentials?.certificateDER } }
 
     /// Before a new connection's handshake: serves the other certificate on `ssl` when one is pending.
     func apply(to ssl: OpaquePointer) {
+        let fresh: Bool = state.withLock { state in
+            guard state.pendingFreshSessions > 0 else { return false }
+            state.pendingFreshSessions -= 1
+            return true
+        }
+        if fresh {
+            let context = Array("eid-testserver-fresh-session".utf8)
+            if SSL_set_session_id_context(ssl, context, UInt32(context.count)) != 1 { ERR_clear_error() }
+        }
         let credentials: TLSServerCredentials? = state.withLock { state in
             guard state.pending > 0, let credentials = state.credentials else { return nil }
             state.pending -= 1

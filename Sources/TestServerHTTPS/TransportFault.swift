@@ -54,4 +54,12 @@ public enum TransportFault: String, Sendable, CaseIterable {
     /// Like `refresh_redirect`, with the 303 to this origin's refresh page as http
     /// (EID_CLIENT_A4_07): the client must not follow it.
     case refreshRedirectHTTP = "refresh_redirect_http"
+    /// The TLS connection after the TcToken's (TLS-2 of the attached model) gets a session context of
+    /// its own, so it cannot resume TLS-1's session (EID_CLIENT_A2_29): a client must refuse the new
+    /// session. The next connection the server accepts, whichever client makes it.
+    case tls2NotResumed = "tls2_not_resumed"
+    /// The RefreshAddress is on the other origin (as for `refresh_redirect`), and once the session has
+    /// finished the next TLS connection gets the other certificate of `tls_changed_after_eac1`, which
+    /// is not in CommCertificates (EID_CLIENT_A4_08): a client must not use that refresh address.
+    case refreshTLSNotInDescription = "refresh_tls_not_in_description"
 }

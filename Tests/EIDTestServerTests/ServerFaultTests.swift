@@ -147,7 +147,7 @@ import Testing
                 "tls_changed_after_eac1", "empty_tctoken", "redirect_307", "redirect_404", "server_address_404",
                 "refresh_404_no_error_address", "redirect_302", "redirect_http",
                 "blank_tctoken", "empty_tctoken_http_error_address", "refresh_redirect", "refresh_no_redirect",
-                "refresh_redirect_http",
+                "refresh_redirect_http", "tls2_not_resumed", "refresh_tls_not_in_description",
             ])
         #expect(Set(transport).isDisjoint(with: ServerFault.allCases.map(\.rawValue)))
         #expect(throws: ServerFaultError.unknown("slow")) { try ServerFaults(parsing: "wrong_ta_signature,slow") }

@@ -82,13 +82,58 @@ extension ThroughPCSCD {
                 "refresh_redirect_http", "Check_Refresh_Address_No_Https_Scheme")
         }
 
+        /// The connection after the TcToken's cannot resume its session (a session context of its own): eid
+        /// refuses TLS-2 before StartPAOS, so no session starts. A server of its own: the fault applies to the
+        /// next connection the server accepts, whoever makes it.
+        @Test("EID_CLIENT_A2_29: attached eID server: a TLS-2 that does not resume the TcToken's session is refused")
+        func aTLS2ThatDoesNotResumeIsRefused() throws {
+            let server = try TestServerProcess()
+            defer { server.stop() }
+            let problems = Faults.check(
+                "tls2_not_resumed", url: server.origin + "/tctoken?fault=tls2_not_resumed",
+                commands: [Faults.accept, Faults.pin],
+                expected: Expected(
+                    minor: "/dp#trustedChannelEstablishmentFailed",
+                    reason: "Workflow_TrustedChannel_Error_From_Server", status: 7, messages: Faults.beforeTheCard,
+                    urlPath: "/refresh", urlResult: "ResultMajor=error&ResultMinor=trustedChannelEstablishmentFailed",
+                    serverOK: nil, stderrContains: ["did not resume the TLS session of the TcToken fetch"]),
+                reader: E2E.readers[0].name, server: server)
+            for problem in problems { Issue.record(Comment(rawValue: problem)) }
+        }
+
+        /// The RefreshAddress of another origin answers, once the session has finished, with a TLS certificate
+        /// that is not in CommCertificates: the refresh address is not used; the CommunicationErrorAddress takes
+        /// the browser. A server of its own, as for `aTLS2ThatDoesNotResumeIsRefused`.
+        @Test("EID_CLIENT_A4_08: a RefreshAddress hop whose TLS certificate is not in the description is not used")
+        func aRefreshHopWithAnotherCertificateIsNotUsed() throws {
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let server = try TestServerProcess()
+                defer { server.stop() }
+                let fault = "refresh_tls_not_in_description"
+                let problems = Faults.check(
+                    fault, url: server.origin + "/tctoken?fault=" + fault, commands: [Faults.accept, Faults.pin],
+                    expected: Self.atTheCommunicationErrorAddress(
+                        "Check_Refresh_Address_Hash_Missing_In_Certificate", status: 6),
+                    reader: reader, server: server)
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            }
+        }
+
+        /// The data were read (the server's session ends ok), then the refresh address check failed:
+        /// communicationError, and the browser goes to the CommunicationErrorAddress.
+        static func atTheCommunicationErrorAddress(_ reason: String, status: Int32 = 7) -> Expected {
+            Expected(
+                minor: "/al/common#communicationError", reason: reason, status: status, messages: Faults.succeeded,
+                urlPath: "/refresh+error", urlResult: "ResultMajor=error&ResultMinor=communicationError", serverOK: true
+            )
+        }
+
         /// After the data were read (the server's session ends ok) the refresh address check fails:
         /// communicationError, and the browser goes to the CommunicationErrorAddress.
         static func endsAtTheCommunicationErrorAddress(_ fault: String, _ reason: String) throws {
-            let expected = Expected(
-                minor: "/al/common#communicationError", reason: reason, status: 7, messages: Faults.succeeded,
-                urlPath: "/refresh+error", urlResult: "ResultMajor=error&ResultMinor=communicationError", serverOK: true
-            )
+            let expected = Self.atTheCommunicationErrorAddress(reason)
             try Faults.run(
                 [
                     Faults.Case(

@@ -221,7 +221,8 @@ struct TestServerToolTests {
             "end_after_eac2_challenge", "end_after_eac_additional", "empty_tctoken", "redirect_307", "redirect_404",
             "server_address_404", "refresh_404_no_error_address", "redirect_302", "redirect_http",
             "blank_tctoken", "empty_tctoken_http_error_address", "no_subject_url", "sop_violation_port",
-            "refresh_redirect", "refresh_no_redirect", "refresh_redirect_http",
+            "refresh_redirect", "refresh_no_redirect", "refresh_redirect_http", "tls2_not_resumed",
+            "refresh_tls_not_in_description",
         ] {
             #expect(man.contains(fault), "man/eid-testserver.1 does not describe the fault \(fault)")
         }
