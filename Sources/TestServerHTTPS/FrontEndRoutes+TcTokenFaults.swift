@@ -89,15 +89,20 @@ extension FrontEndRoutes {
     /// The RefreshAddress of `refresh_redirect` and `refresh_redirect_http`.
     static let refreshHopPath = "/refresh-hop"
 
-    /// The refresh hop: 303 to this origin's refresh page with the request's parameters (and as
-    /// http with `plain=1`).
+    /// The refresh hops, each a 303 with the request's parameters: from the other origin to this
+    /// origin's hop (`service=1`), and from there to this origin's refresh page; with `plain=1`
+    /// straight to the refresh page as http.
     func refreshHop(_ request: FrontEndRequest) -> FrontEndResponse {
         var base = origin
-        if request.parameter("plain") != nil, base.hasPrefix("https://") {
-            base = "http://" + base.dropFirst("https://".count)
-        }
-        let query = request.query.filter { $0.0 != "plain" }.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }
-        let target = base + "/refresh" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+        let plain = request.parameter("plain") != nil
+        if plain, base.hasPrefix("https://") { base = "http://" + base.dropFirst("https://".count) }
+        let toService = !plain && request.parameter("service") == nil
+        var query = request.query.filter { $0.0 != "plain" && $0.0 != "service" }
+        if toService { query.insert(("service", "1"), at: 0) }
+        let encoded = query.map { percentEncoded($0.0) + "=" + percentEncoded($0.1) }
+        let target =
+            base + (toService ? Self.refreshHopPath : "/refresh")
+            + (encoded.isEmpty ? "" : "?" + encoded.joined(separator: "&"))
         var response = FrontEndResponse.text(303, "see \(target)")
         response.headers.append(("Location", target))
         return response

@@ -45,8 +45,9 @@ public enum TransportFault: String, Sendable, CaseIterable {
     /// must not send the browser there.
     case emptyTcTokenHTTPErrorAddress = "empty_tctoken_http_error_address"
     /// The TcToken's RefreshAddress is on the other origin (see `refresh_404_no_error_address`),
-    /// where it answers 303 to this origin's refresh page with the same query (EID_CLIENT_A4_05):
-    /// the client follows it to the service's origin and succeeds.
+    /// where it answers 303 to an address of this origin, which answers 303 to this origin's refresh
+    /// page, each with the same query (EID_CLIENT_A4_05): the client follows both (the service's
+    /// origin redirecting names the refresh URL) and succeeds.
     case refreshRedirect = "refresh_redirect"
     /// The TcToken's RefreshAddress is this server's refresh page on the other origin, which
     /// answers 200 and no redirect (EID_CLIENT_A4_06): the client finds no refresh URL.

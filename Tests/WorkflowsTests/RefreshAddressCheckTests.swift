@@ -41,15 +41,26 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         #expect(client.requests.map(\.headOnly) == [true])
     }
 
-    @Test("EID_CLIENT_A4_05: redirects are followed to the service's origin")
+    /// As the testbed's A4_05 and AusweisApp's StateCheckRefreshAddress have it: the service's
+    /// origin, reached by a redirect, is asked too, and its redirect names the refresh URL.
+    @Test("EID_CLIENT_A4_05: redirects are followed to the service's origin, whose redirect is the refresh URL")
     func redirectsAreFollowedToTheServicesOrigin() throws {
         let client = ScriptedRefreshClient([
             "https://shop.example/back": Self.redirect(303, to: "https://pay.example/next"),
             "https://pay.example/next": Self.redirect(302, to: "https://service.example/done?x=1"),
-            "https://service.example/done?x=1": Self.redirect(200, to: nil),
+            "https://service.example/done?x=1": Self.redirect(307, to: "https://service.example/home"),
+            "https://service.example/home": Self.redirect(200, to: nil),
         ])
-        #expect(try check().resolve("https://shop.example/back", client: client) == "https://service.example/done?x=1")
-        #expect(client.requests.map(\.headOnly) == [false, false, true])
+        #expect(try check().resolve("https://shop.example/back", client: client) == "https://service.example/home")
+        #expect(client.requests.map(\.headOnly) == [false, false, false, true])
+        // The service's origin reached by a redirect must redirect in turn.
+        let page = ScriptedRefreshClient([
+            "https://shop.example/back": Self.redirect(303, to: "https://service.example/done"),
+            "https://service.example/done": Self.redirect(200, to: nil),
+        ])
+        #expect(throws: RefreshAddressError.unexpectedStatus(200)) {
+            try check().resolve("https://shop.example/back", client: page)
+        }
     }
 
     @Test("EID_CLIENT_A4_08: every hop's certificate must be in the description")

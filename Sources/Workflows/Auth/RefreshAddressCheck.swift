@@ -6,11 +6,13 @@ import Online
 /// refresh URL, as AusweisApp determines it.
 ///
 /// 1. The address must be https.
-/// 2. Same origin as the description's subjectURL: a HEAD request, only for the TLS certificate,
-///    which must hash into CommCertificates; this is the refresh URL.
+/// 2. The RefreshAddress itself of the same origin as the description's subjectURL, or a Location
+///    that an address of that origin answered: a HEAD request, only for the TLS certificate, which
+///    must hash into CommCertificates; this is the refresh URL.
 /// 3. Otherwise `GET` it, redirects not followed: the answer must be 302, 303 or 307 with a
 ///    Location, and its TLS certificate must hash into CommCertificates; the Location is the next
-///    address (step 1).
+///    address (step 1). An address of the service's origin reached by a redirect is asked too: its
+///    redirect names the refresh URL (TR-03124-2 EID_CLIENT_A4_05, as AusweisApp has it).
 ///
 /// Without a certificate description (the workflow ended before EAC1) the tcTokenURL stands in
 /// for the subjectURL (TR-03124-1 2.4.5.1) and there are no CommCertificates to check against.
@@ -32,9 +34,9 @@ public struct RefreshAddressCheck {
     public func resolve(_ refreshAddress: String, client: RefreshAddressClient) throws(RefreshAddressError) -> String {
         var address = refreshAddress
         var redirects = 0
+        var sameOrigin = WebOrigin.isSameOrigin(address, subjectURL)
         while true {
             guard WebOrigin(url: address)?.isHTTPS == true else { throw .notHTTPS }
-            let sameOrigin = WebOrigin.isSameOrigin(address, subjectURL)
             let visit: RefreshAddressVisit
             do { visit = try client.visit(address, headOnly: sameOrigin) } catch {
                 // After EAC1 the client's connections are bound to CommCertificates: refused in the handshake.
@@ -47,6 +49,8 @@ public struct RefreshAddressCheck {
             guard let location = visit.location else { throw .missingLocation }
             redirects += 1
             guard redirects <= maximumRedirects else { throw .tooManyRedirects(limit: maximumRedirects) }
+            // The service's origin redirecting names the refresh URL, whatever its origin.
+            sameOrigin = WebOrigin.isSameOrigin(address, subjectURL)
             address = location
         }
     }
