@@ -19,12 +19,31 @@ extension ThroughPCSCD {
 
         /// The attached model (no PSK in the TcToken): eid opens TLS-2 to the eService's own server
         /// requiring that it resume the TcToken fetch's session (a new session is refused), so the
-        /// authentication ends ok only over a resumed session.
+        /// authentication ends ok only over a resumed session; the server counts it (`/stats`). A server of
+        /// its own, so that the count is this run's.
         @Test(
             "EID_CLIENT_A2_28: attached eID server: TLS-2 resumes the TcToken's session and the authentication succeeds"
         )
         func tls2ResumesTheTcTokensSession() throws {
-            try Faults.run([Faults.success("attached", "")], server: try Faults.server, withCard: true)
+            try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port)
+                defer { card.stop() }
+                let server = try TestServerProcess()
+                defer { server.stop() }
+                let success = Faults.success("attached", "")
+                let problems = Faults.check(
+                    success.name, url: server.origin + "/tctoken", commands: success.commands,
+                    expected: success.expected, reader: reader, server: server)
+                for problem in problems { Issue.record(Comment(rawValue: problem)) }
+                #expect(try Self.resumedHandshakes(server) >= 1)
+            }
+        }
+
+        /// The TLS handshakes `server` completed by resuming a session (its `/stats`).
+        static func resumedHandshakes(_ server: TestServerProcess) throws -> Int {
+            let stats = try runProgram("/usr/bin/curl", ["-sSk", "--max-time", "20", server.origin + "/stats"])
+            let field = try #require(stats.stdout.firstRange(of: #""tlsResumed":"#), "no /stats: \(stats.stdout)")
+            return Int(stats.stdout[field.upperBound...].prefix { $0.isNumber }) ?? -1
         }
 
         /// No subjectURL in the description: refused before the card, as AusweisApp2 refuses it
@@ -99,6 +118,7 @@ extension ThroughPCSCD {
                     serverOK: nil, stderrContains: ["did not resume the TLS session of the TcToken fetch"]),
                 reader: E2E.readers[0].name, server: server)
             for problem in problems { Issue.record(Comment(rawValue: problem)) }
+            #expect(try Self.resumedHandshakes(server) == 0)
         }
 
         /// The RefreshAddress of another origin answers, once the session has finished, with a TLS certificate
