@@ -112,4 +112,41 @@ struct TcTokenFaultsTests {
         let (code, _) = try server.curl(String(token.refreshAddress.dropFirst(other.count)))
         #expect(code == 404)
     }
+
+    @Test(
+        "A2_27 (TR-03124-2): empty_tctoken_http_error_address serves the empty TcToken with an http CommunicationErrorAddress"
+    )
+    func emptyTcTokenHTTPErrorAddress() throws {
+        let server = try TestServerFixture()
+        let (code, body) = try server.curl("/tctoken?fault=empty_tctoken_http_error_address")
+        #expect(code == 200)
+        #expect(body.contains("<CommunicationErrorAddress>http://127.0.0.1:\(server.port)/refresh?session="))
+        #expect(TcToken.communicationErrorAddress(ofRefused: Array(body.utf8)) == nil)
+    }
+
+    @Test(
+        """
+        A4_05, A4_07 (TR-03124-2): refresh_redirect's RefreshAddress redirects to this origin, which redirects to \
+        the refresh page; refresh_redirect_http's straight to it as http
+        """
+    )
+    func refreshRedirects() throws {
+        let server = try TestServerFixture()
+        let other = "https://localhost:\(server.port)"
+        let token = try server.tcToken("?fault=refresh_redirect")
+        #expect(token.refreshAddress.hasPrefix(other + "/refresh-hop?session="))
+        let session = String(token.refreshAddress.split(separator: "=").last ?? "")
+        let (first, firstAnswer) = try server.curl(
+            String(token.refreshAddress.dropFirst(other.count)) + "&ResultMajor=ok", Self.written)
+        #expect(first == 303)
+        let hop = Self.location(firstAnswer)
+        #expect(hop == server.origin + "/refresh-hop?service=1&session=\(session)&ResultMajor=ok")
+        let (second, secondAnswer) = try server.curl(String(hop.dropFirst(server.origin.count)), Self.written)
+        #expect(second == 303)
+        #expect(Self.location(secondAnswer) == server.origin + "/refresh?session=\(session)&ResultMajor=ok")
+        let plain = try server.tcToken("?fault=refresh_redirect_http")
+        let (code, answer) = try server.curl(String(plain.refreshAddress.dropFirst(other.count)), Self.written)
+        #expect(code == 303)
+        #expect(Self.location(answer).hasPrefix("http://127.0.0.1:\(server.port)/refresh?session="))
+    }
 }
