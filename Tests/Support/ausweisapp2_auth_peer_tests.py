@@ -96,8 +96,9 @@ def tls2_case(name, certificate, options, minor="dp#trustedChannelEstablishmentF
     """TR-03124-2 module E on TLS-2 (as Tests/EndToEndTests/ConformanceETLS2Tests.swift): the TcToken of
     https_test_server.py's /tctoken-psk points at an `openssl s_server -psk` with `certificate` and `options`;
     AusweisApp2 must end before the card with `minor` and the TcToken's RefreshAddress, and s_server must have
-    seen its ClientHello."""
-    return case(None, "error", minor, result="unchanged", asked=(),
+    seen its ClientHello. The shared eid-testserver is not asked: these cases run late, when an earlier case's
+    unused session may time out there and change its /result (a CI run saw that), so /result is not looked at."""
+    return case(None, "error", minor, result="any", asked=(),
                 tls2=dict(name=name, certificate=certificate, options=options))
 
 
