@@ -91,6 +91,16 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// EID_CLIENT_B_22: EAC2 without the signature, EACAdditionalInputType with it, and
     /// StartPAOSResponse with an error answers the EAC2 output of that round.
     case endAfterEACAdditional = "end_after_eac_additional"
+    /// EID_CLIENT_B_11: EAC1InputType without any Certificate element.
+    case eac1NoCertificate = "eac1_no_certificate"
+    /// EID_CLIENT_B_12: EAC1InputType without the CertificateDescription element.
+    case eac1NoDescription = "eac1_no_description"
+    /// EID_CLIENT_B_13: EAC1InputType with the CertificateDescription element twice.
+    case eac1TwoDescriptions = "eac1_two_descriptions"
+    /// EID_CLIENT_B_14: EAC2InputType without the EphemeralPublicKey element.
+    case eac2NoEphemeralKey = "eac2_no_ephemeral_key"
+    /// EID_CLIENT_B_15: EAC2InputType with the EphemeralPublicKey element twice.
+    case eac2TwoEphemeralKeys = "eac2_two_ephemeral_keys"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
