@@ -101,6 +101,12 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     case eac2NoEphemeralKey = "eac2_no_ephemeral_key"
     /// EID_CLIENT_B_15: EAC2InputType with the EphemeralPublicKey element twice.
     case eac2TwoEphemeralKeys = "eac2_two_ephemeral_keys"
+    /// EID_CLIENT_B_24: the DV certificate's signature is not the CVCA's (its last byte changed):
+    /// a pre-verifying client refuses the chain before the card.
+    case dvForged = "dv_forged"
+    /// EID_CLIENT_B_31: EAC1 carries the certificates in reverse order (AT first, then DV, then
+    /// the link certificates of `cvca_link`). The client orders the chain itself.
+    case certificatesReversed = "certificates_reversed"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
@@ -122,7 +128,7 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     public var clientSucceeds: Bool {
         switch self {
         case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .transmitBatch, .transmitStop,
-            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT:
+            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT, .certificatesReversed:
             return true
         default: return false
         }

@@ -124,6 +124,22 @@ extension ThroughPCSCD {
             ])
         }
 
+        @Test("EID_CLIENT_B_24: pre-verification refuses a DV certificate whose signature is not the CVCA's")
+        func forgedDocumentVerifier() throws {
+            // Refused before the card, as expired_at: invalidCertificatePath, no PIN asked.
+            var refused = Harness.reported(
+                "dv_forged", minor: "/il/signature#invalidCertificatePath",
+                reason: "Pre_Verification_Invalid_Certificate_Signature", status: 6, messages: Harness.beforeTheCard)
+            refused.expected.notRead = ["GivenNames"]
+            try Self.run([refused])
+        }
+
+        @Test("EID_CLIENT_B_31: the certificates in reverse order (AT first, the link certificate last) pass")
+        func certificatesInReverseOrder() throws {
+            let withLink = "cvca_link,certificates_reversed"
+            try Self.run([Self.succeeds("certificates_reversed"), Harness.success(withLink, "?fault=" + withLink)])
+        }
+
         @Test("EID_CLIENT_B_20: StartPAOSResponse right after EAC1OutputType ends with the server's result")
         func endAfterEAC1() throws {
             try Self.run([Self.endsEarly("end_after_eac1")])

@@ -203,6 +203,12 @@ CASES = [
          tr="B_13"),
     case("eac2_no_ephemeral_key", "error", "al/common#internalError", reason="eac2_no_ephemeral_key", tr="B_14"),
     case("eac2_two_ephemeral_keys", "error", "al/common#internalError", reason="eac2_two_ephemeral_keys", tr="B_15"),
+    # A DV certificate whose signature is not the CVCA's: AusweisApp2 here does not pre-verify, so the card refuses
+    # it after the PIN (noPermission, as expired_at); eid pre-verifies and refuses it before the card.
+    case("dv_forged", "error", "al/common#noPermission", tr="B_24"),
+    # The certificates in reverse order (AT, DV, the link certificate): ordered by the client.
+    success("certificates_reversed", tr="B_31"),
+    success("cvca_link,certificates_reversed", tr="B_31"),
     # TR-03124-2 cases of the TcToken fetch and the refresh address (issue 18; eid: ConformanceA2Tests):
     # 307 to the TcToken; a TcToken empty but for its CommunicationErrorAddress (the browser goes there); a
     # redirect to 404 (no TcToken, no address); a ServerAddress answering 404 (the refresh address with the
