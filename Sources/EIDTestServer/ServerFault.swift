@@ -107,6 +107,9 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// EID_CLIENT_B_31: EAC1 carries the certificates in reverse order (AT first, then DV, then
     /// the link certificates of `cvca_link`). The client orders the chain itself.
     case certificatesReversed = "certificates_reversed"
+    /// EID_CLIENT_D_19: EAC1InputType without RequiredCHAT and OptionalCHAT: the client offers the
+    /// AT certificate's rights, all optional and preselected; the server takes any of them.
+    case eac1NoCHATs = "eac1_no_chats"
 
     /// What the DV certificate of `chat_beyond_dv` lacks of the AT's rights.
     public static let rightsBeyondDV: Set<AccessRight> = [
@@ -128,7 +131,8 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     public var clientSucceeds: Bool {
         switch self {
         case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .transmitBatch, .transmitStop,
-            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT, .certificatesReversed:
+            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT, .certificatesReversed,
+            .eac1NoCHATs:
             return true
         default: return false
         }

@@ -105,5 +105,20 @@ extension ThroughPCSCD {
             probed.stdoutContains = [#""effective":["FamilyName","GivenNames","DateOfBirth"],"#]
             try Self.run([("DG1 probed", "?fault=transmit_stop", [Faults.accept, Faults.pin], probed)])
         }
+
+        /// EAC1 without RequiredCHAT and OptionalCHAT (`eac1_no_chats`): eid offers the AT certificate's
+        /// rights, none required, every one preselected, and the server reads data it did not name in its
+        /// `--attributes` (PlaceOfBirth, Address), which the CHAT eid sent grants.
+        @Test("EID_CLIENT_D_19: without CHATs in EAC1 the terminal certificate's rights come preselected")
+        func theTerminalsRightsArePreselected() throws {
+            var expected = Self.expected(
+                read: ConformanceD.asked + ["PlaceOfBirth", "Address"], notRead: [], messages: Faults.succeeded,
+                stdout: [
+                    #""required":[]"#, #""effective":["FamilyName","BirthName","GivenNames","DoctoralDegree","#,
+                    #""optional":["FamilyName","BirthName","GivenNames","DoctoralDegree","#,
+                    #""PlaceOfBirth","Address""#,
+                ])
+            try Self.run([("no CHATs", "?fault=eac1_no_chats", [Faults.accept, Faults.pin], expected)])
+        }
     }
 }

@@ -209,6 +209,8 @@ CASES = [
     # The certificates in reverse order (AT, DV, the link certificate): ordered by the client.
     success("certificates_reversed", tr="B_31"),
     success("cvca_link,certificates_reversed", tr="B_31"),
+    # EAC1 without RequiredCHAT and OptionalCHAT: the AT certificate's rights, all optional, preselected.
+    success("eac1_no_chats", tr="D_19"),
     # TR-03124-2 cases of the TcToken fetch and the refresh address (issue 18; eid: ConformanceA2Tests):
     # 307 to the TcToken; a TcToken empty but for its CommunicationErrorAddress (the browser goes there); a
     # redirect to 404 (no TcToken, no address); a ServerAddress answering 404 (the refresh address with the
