@@ -122,3 +122,36 @@ extension ThroughPCSCD {
         }
     }
 }
+
+/// The terminal face: `eid auth --simulator` on a pseudo-terminal against the same server shows the
+/// rights in AusweisApp's words and order, required before optional, and the transaction; the
+/// optional one deselected with `--deny` is named as not sent, and not read.
+@Suite(
+    .enabled(
+        if: AuthDeselectedRight.serverPresent && FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"),
+        "needs the built eid-testserver binary and tmux: run `make test`"))
+struct ConformanceDTerminalTests {
+    @Test(
+        "EID_CLIENT_D_05, EID_CLIENT_D_24: the terminal names the rights as AusweisApp does and shows the transaction")
+    func theTerminalShowsTheRightsAndTheTransaction() throws {
+        let server = AuthAgainstTestServerTests()
+        try server.withServer(options: ConformanceD.options) { port in
+            let terminal = try AuthTerminalTests().session(port, ["--deny", "DateOfBirth"])
+            try terminal.waitFor("Proceed? [y/N]")
+            let asked = try terminal.screen()
+            #expect(
+                asked.contains(
+                    "The service asks to read:\n  Family name (required)\n  Given name(s) (required)\n"
+                        + "  Date of birth (optional)\nTransaction: \(ConformanceD.transaction)\n"
+                        + "Not sent (--deny): Date of birth."),
+                "\(asked)")
+            try terminal.type("y")
+            try terminal.waitFor("PIN (6 digits):")
+            try terminal.type("123456")
+            try terminal.waitFor("TTY=")
+            #expect(try terminal.screen().contains("EXIT=0"))
+            let read = try server.result(port: port)
+            #expect(read.contains(#""FamilyName":"MUSTERMANN""#) && !read.contains("DateOfBirth"), "\(read)")
+        }
+    }
+}
