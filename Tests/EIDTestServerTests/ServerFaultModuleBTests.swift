@@ -145,4 +145,19 @@ import Testing
         #expect(!result.ok && result.read.isEmpty)
         if fault != .eac1NoDescription { #expect(result.error == .injected(fault)) }
     }
+
+    /// B_24: the DV certificate's signature is not the CVCA's; a pre-verifying client refuses the
+    /// chain before the card. B_31: the certificates in reverse order (with the link certificate of
+    /// `cvca_link` too) pass. D_19: EAC1 without CHATs; the server takes the AT's rights, which a
+    /// client offers then.
+    @Test func dvForgedCertificatesReversedAndNoCHATs() throws {
+        let (forged, refused) = try Fixture.run([.dvForged])
+        #expect(refused.result == .error(.invalidCertificatePath))
+        #expect(forged.result?.ok == false && refused.transmits == 0)
+        for faults in [[ServerFault.certificatesReversed], [.cvcaLink, .certificatesReversed], [.eac1NoCHATs]] {
+            let (session, outcome) = try Fixture.run(faults)
+            #expect(outcome.result == .ok, "\(faults)")
+            #expect(session.result?["GivenNames"] == .string("ERIKA"), "\(faults)")
+        }
+    }
 }
