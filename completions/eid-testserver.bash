@@ -188,7 +188,7 @@ _eid-testserver_serve() {
     repeating_flags=()
     non_repeating_flags=(--psk --log-requests -h --help)
     repeating_options=()
-    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --max-body --slow-delay --max-connections --max-sessions --client-port --record-paos --cvca-generation --eac1-links-from)
+    non_repeating_options=(--pki --tls-certificate --tls-key --host --port --attributes --transaction-info --max-body --slow-delay --max-connections --max-sessions --client-port --record-paos --cvca-generation --eac1-links-from)
     __eid-testserver_offer_flags_options 0
 
     # Offer option value completions
@@ -209,6 +209,9 @@ _eid-testserver_serve() {
         return
         ;;
     '--attributes')
+        return
+        ;;
+    '--transaction-info')
         return
         ;;
     '--max-body')

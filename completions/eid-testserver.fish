@@ -23,7 +23,7 @@ function __eid-testserver_parse_tokens -S
         __eid-testserver_parse_subcommand 0 'h/help'
         switch $unparsed_tokens[1]
         case 'serve'
-            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'record-paos=' 'cvca-generation=' 'eac1-links-from=' 'h/help'
+            __eid-testserver_parse_subcommand 0 'pki=' 'tls-certificate=' 'tls-key=' 'host=' 'port=' 'attributes=' 'transaction-info=' 'psk' 'max-body=' 'slow-delay=' 'max-connections=' 'max-sessions=' 'client-port=' 'log-requests' 'record-paos=' 'cvca-generation=' 'eac1-links-from=' 'h/help'
         case 'pki'
             __eid-testserver_parse_subcommand 0 'out=' 'origin=' 'h/help'
         case 'help'
@@ -91,6 +91,7 @@ complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_f
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" host' -l 'host' -d 'The address to listen on.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" port' -l 'port' -d 'The port to listen on (0: any free port; default 18443, with --pki the port of DIR\'s origin).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" attributes' -l 'attributes' -d 'The data every session asks for: comma-separated SDK names (GivenNames, FamilyName, DateOfBirth, Address, …), TR-03127 words or DGn; a trailing ? makes one optional (default: every readable data group, required; with every one optional, EAC1 has no RequiredCHAT).' -rfka ''
+complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" transaction-info' -l 'transaction-info' -d 'Text every session\'s EAC1 carries as TransactionInfo, which the client shows the user.' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" psk' -l 'psk' -d 'Every session uses TLS-PSK for the PAOS channel (RSA-PSK; the TcToken carries the key).'
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" max-body' -l 'max-body' -d 'The largest request body in bytes (larger: 413).' -rfka ''
 complete -c 'eid-testserver' -n '__eid-testserver_should_offer_completions_for_flags_or_options "eid-testserver serve" slow-delay' -l 'slow-delay' -d 'Seconds the `slow` fault delays each PAOS answer.' -rfka ''

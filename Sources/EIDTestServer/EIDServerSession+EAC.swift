@@ -34,6 +34,8 @@ extension EIDServerSession {
         // TR-03124 lets a client do; every other right must have been asked for.
         var asked = requiredCHAT.accessRights.union(optionalCHAT?.accessRights ?? [])
         if terminal.terminal.certificate.body.chat.accessRights.contains(.canAllowed) { asked.insert(.canAllowed) }
+        // Without CHATs in EAC1 (`eac1_no_chats`) the client offers the AT certificate's rights.
+        if configuration.faults.contains(.eac1NoCHATs) { asked = terminal.terminal.certificate.body.chat.accessRights }
         guard chat.accessRights.isSubset(of: asked), requiredCHAT.accessRights.isSubset(of: chat.accessRights) else {
             throw .chatNotAsRequested
         }

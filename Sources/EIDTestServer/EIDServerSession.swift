@@ -255,7 +255,7 @@ public struct EIDServerSession: Sendable {
             lastSent = message
             lastMessageID = envelope.messageID
         }
-        return .message(envelope)
+        return elementFault(in: message, envelope) ?? .message(envelope)
     }
 
     /// Ends the session with `failure` and answers StartPAOSResponse with its result.

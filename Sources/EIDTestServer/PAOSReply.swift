@@ -4,7 +4,8 @@ import Online
 public enum PAOSReply: Equatable, Sendable {
     /// The next server message (StartPAOSResponse at the end).
     case message(PAOSEnvelope)
-    /// Bytes that are not a well-formed PAOS message (the fault `broken_xml`).
+    /// Bytes that are not the encoding of a typed message: not well-formed (the fault
+    /// `broken_xml`), or edited at the XML level (`EIDServerSession+ElementFaults`).
     case malformed([UInt8])
     /// No answer: the front end closes the connection (the fault `abort_mid_transmit`).
     case closeConnection

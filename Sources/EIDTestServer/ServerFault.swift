@@ -91,6 +91,25 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     /// EID_CLIENT_B_22: EAC2 without the signature, EACAdditionalInputType with it, and
     /// StartPAOSResponse with an error answers the EAC2 output of that round.
     case endAfterEACAdditional = "end_after_eac_additional"
+    /// EID_CLIENT_B_11: EAC1InputType without any Certificate element.
+    case eac1NoCertificate = "eac1_no_certificate"
+    /// EID_CLIENT_B_12: EAC1InputType without the CertificateDescription element.
+    case eac1NoDescription = "eac1_no_description"
+    /// EID_CLIENT_B_13: EAC1InputType with the CertificateDescription element twice.
+    case eac1TwoDescriptions = "eac1_two_descriptions"
+    /// EID_CLIENT_B_14: EAC2InputType without the EphemeralPublicKey element.
+    case eac2NoEphemeralKey = "eac2_no_ephemeral_key"
+    /// EID_CLIENT_B_15: EAC2InputType with the EphemeralPublicKey element twice.
+    case eac2TwoEphemeralKeys = "eac2_two_ephemeral_keys"
+    /// EID_CLIENT_B_24: the DV certificate's signature is not the CVCA's (its last byte changed):
+    /// a pre-verifying client refuses the chain before the card.
+    case dvForged = "dv_forged"
+    /// EID_CLIENT_B_31: EAC1 carries the certificates in reverse order (AT first, then DV, then
+    /// the link certificates of `cvca_link`). The client orders the chain itself.
+    case certificatesReversed = "certificates_reversed"
+    /// EID_CLIENT_D_19: EAC1InputType without RequiredCHAT and OptionalCHAT: the client offers the
+    /// AT certificate's rights, all optional and preselected; the server takes any of them.
+    case eac1NoCHATs = "eac1_no_chats"
     // TR-03124-2 modules A3 and A4 (the certificate description's subjectURL), issue 18.
     /// EID_CLIENT_A3_03, EID_CLIENT_A4_03: the certificate description has no subjectURL. The
     /// client refuses it before the card (as AusweisApp2 does) and checks the refresh address
@@ -120,7 +139,8 @@ public enum ServerFault: String, CaseIterable, Sendable, Comparable {
     public var clientSucceeds: Bool {
         switch self {
         case .initializeFramework, .eacAdditional, .auxAge, .transmitSingle, .cvcaLink, .transmitBatch, .transmitStop,
-            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT:
+            .transmitStatusPrefix, .eac2OtherAT, .eac2ExpiredAT, .certificatesReversed,
+            .eac1NoCHATs:
             return true
         default: return false
         }

@@ -122,11 +122,18 @@ struct SessionTerminal: Sendable {
         }
         eac2Certificates = try eac2.map { try $0.certificate.encoded }
         // C3's order (TR-03124-2): AT, DV, then the link certificates newest first.
+        var dvSent = dv.certificate
+        if faults.contains(.dvForged) {
+            // The DV's signature with its last byte changed: no longer the CVCA's signature.
+            var signature = dvSent.signature
+            signature[signature.count - 1] ^= 0x01
+            dvSent = CVCertificate(body: dvSent.body, signature: signature)
+        }
         let sent =
             cvcaChain == nil
-            ? links + ([dv, terminal] + extra).map(\.certificate)
-            : [terminal, dv].map(\.certificate) + extra.map(\.certificate) + links
-        certificates = try sent.map { try $0.encoded }
+            ? links + [dvSent, terminal.certificate] + extra.map(\.certificate)
+            : [terminal.certificate, dvSent] + extra.map(\.certificate) + links
+        certificates = try (faults.contains(.certificatesReversed) ? sent.reversed() : sent).map { try $0.encoded }
         self.cvcaChain = cvcaChain
         self.description = (sentDescription ?? description).encoded
         self.terminal = terminal

@@ -18,17 +18,20 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
     private let startTimeout: Double
     private let attributes: RequestedAttributes
     private let cvcaChain: CVCAChainStaging?
+    private let transactionInfo: String?
     private let sweeper = Locked<Task<Void, Never>?>(nil)
 
     /// Sessions for a server whose TLS certificate is `tlsCertificate` (DER); a session may wait
     /// `timeout` seconds for the client's next message (`startTimeout` for StartPAOS); at most
     /// `capacity` sessions run at once (the front end's `maximumSessions`); every session asks for
-    /// `attributes` and, with `cvcaChain`, sends that CVCA link chain. Serves no session until
+    /// `attributes` (with `transactionInfo` in EAC1 when given) and, with `cvcaChain`, sends that
+    /// CVCA link chain. Serves no session until
     /// `use(origin:)` or `use(pki:)`.
     public init(
         tlsCertificate: [UInt8], timeout: Double = 120, startTimeout: Double = 30, capacity: Int = 256,
-        attributes: RequestedAttributes = .all, cvcaChain: CVCAChainStaging? = nil
+        attributes: RequestedAttributes = .all, cvcaChain: CVCAChainStaging? = nil, transactionInfo: String? = nil
     ) {
+        self.transactionInfo = transactionInfo
         self.tlsCertificate = tlsCertificate
         self.timeout = timeout
         self.startTimeout = startTimeout
@@ -70,7 +73,8 @@ public final class EIDServerSessionHandler: PAOSSessionHandler {
             try sessions.create(
                 SessionConfiguration(
                     sessionIdentifier: id, pki: pki, requiredRights: attributes.required,
-                    optionalRights: attributes.optional, faults: parsed, timeout: timeout, startTimeout: startTimeout,
+                    optionalRights: attributes.optional, transactionInfo: transactionInfo, faults: parsed,
+                    timeout: timeout, startTimeout: startTimeout,
                     cvcaChain: cvcaChain))
         } catch {
             if case .full(let seconds) = error { return .busy(retryAfter: seconds) }

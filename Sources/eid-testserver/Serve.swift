@@ -52,6 +52,12 @@ struct Serve: ParsableCommand {
             valueName: "list"))
     var attributes: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Text every session's EAC1 carries as TransactionInfo, which the client shows the user.", valueName: "text")
+    )
+    var transactionInfo: String?
+
     @Flag(help: "Every session uses TLS-PSK for the PAOS channel (RSA-PSK; the TcToken carries the key).")
     var psk = false
 
@@ -204,7 +210,7 @@ struct Serve: ParsableCommand {
             tlsCertificate: certificate, capacity: configuration.maximumSessions, attributes: requested,
             cvcaChain: cvcaGeneration.flatMap {
                 CVCAChainStaging(newestGeneration: $0, eac1LinksFrom: eac1LinksFrom ?? 1)
-            })
+            }, transactionInfo: transactionInfo)
         let server = HTTPSFrontEnd(
             configuration: configuration, tls: tls,
             handler: recordPaos.map { PAOSRecorder(handler, directory: $0) } ?? handler)

@@ -108,4 +108,56 @@ import Testing
         #expect((result.passiveAuthentication == .verified) == afterChipAuthentication)
         #expect(!fault.clientSucceeds)
     }
+
+    /// B_11–B_15: the DIDAuthenticate the fault edits lacks the element or has it twice (with the
+    /// other elements kept), and the test client, parsing it as eid does, refuses it before any
+    /// Transmit; the session ends with the fault, but for the description, whose refusal comes
+    /// after parsing (the client reports it).
+    @Test(arguments: [
+        (ServerFault.eac1NoCertificate, "EAC1InputType", "Certificate", 0),
+        (.eac1NoDescription, "EAC1InputType", "CertificateDescription", 0),
+        (.eac1TwoDescriptions, "EAC1InputType", "CertificateDescription", 2),
+        (.eac2NoEphemeralKey, "EAC2InputType", "EphemeralPublicKey", 0),
+        (.eac2TwoEphemeralKeys, "EAC2InputType", "EphemeralPublicKey", 2),
+    ])
+    func anElementMissingOrTwice(_ fault: ServerFault, type: String, element: String, count: Int) throws {
+        var session = try Fixture.session(faults: ServerFaults([fault]))
+        var client = TestEIDClient(tlsCertificate: Fixture.tlsCertificate)
+        var sent: [String] = []
+        let outcome = client.run(sessionIdentifier: Fixture.sessionIdentifier) { body in
+            let answer = session.respond(toBody: body).body
+            sent.append(String(decoding: answer ?? [], as: UTF8.self))
+            return answer
+        }
+        let edited = try #require(sent.first { $0.contains(type) }, "\(fault)")
+        #expect(edited.components(separatedBy: "<\(element)>").count - 1 == count, "\(fault): \(edited)")
+        if element == "CertificateDescription" {
+            #expect(edited.contains("<Certificate>"), "the certificates are kept")
+        } else if element == "EphemeralPublicKey" {
+            #expect(edited.contains("<Signature>"), "the signature is kept")
+        } else {
+            #expect(edited.contains("<CertificateDescription>"), "the description is kept")
+        }
+        #expect(outcome.transmits == 0)
+        #expect(outcome.result != .ok, "\(fault)")
+        #expect(!fault.clientSucceeds)
+        let result = try #require(session.result)
+        #expect(!result.ok && result.read.isEmpty)
+        if fault != .eac1NoDescription { #expect(result.error == .injected(fault)) }
+    }
+
+    /// B_24: the DV certificate's signature is not the CVCA's; a pre-verifying client refuses the
+    /// chain before the card. B_31: the certificates in reverse order (with the link certificate of
+    /// `cvca_link` too) pass. D_19: EAC1 without CHATs; the server takes the AT's rights, which a
+    /// client offers then.
+    @Test func dvForgedCertificatesReversedAndNoCHATs() throws {
+        let (forged, refused) = try Fixture.run([.dvForged])
+        #expect(refused.result == .error(.invalidCertificatePath))
+        #expect(forged.result?.ok == false && refused.transmits == 0)
+        for faults in [[ServerFault.certificatesReversed], [.cvcaLink, .certificatesReversed], [.eac1NoCHATs]] {
+            let (session, outcome) = try Fixture.run(faults)
+            #expect(outcome.result == .ok, "\(faults)")
+            #expect(session.result?["GivenNames"] == .string("ERIKA"), "\(faults)")
+        }
+    }
 }

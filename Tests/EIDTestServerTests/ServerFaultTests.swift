@@ -133,7 +133,7 @@ import Testing
         #expect(throws: ServerFaultError.unknown("nope")) { try ServerFaults(parsing: "aux_age,nope") }
         #expect(throws: ServerFaultError.repeated("aux_age")) { try ServerFaults(parsing: "aux_age,aux_age") }
         #expect(throws: ServerFaultError.unknown("")) { try ServerFaults(parsing: "aux_age,") }
-        #expect(ServerFault.allCases.count == 31)
+        #expect(ServerFault.allCases.count == 39)
     }
 
     /// The front end (TestServerHTTPS, which knows no session) keeps the faults it carries out and

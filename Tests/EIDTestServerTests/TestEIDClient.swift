@@ -223,6 +223,8 @@ struct TestEIDClient {
             guard let decoded = try? CHAT(encoded: chat) else { throw .error(.parameterError) }
             rights.formUnion(decoded.accessRights)
         }
+        // Without CHATs the AT certificate's rights are offered (TR-03124-2 D_19).
+        if input.requiredCHAT == nil && input.optionalCHAT == nil { rights = at.body.chat.accessRights }
         let chat = CHAT(role: .terminal, rights: rights.intersection(at.body.chat.accessRights))
         // eid's bound on authenticated auxiliary data (TerminalCheck): parameterError before the card.
         if let aux = input.authenticatedAuxiliaryData, aux.count > AuthenticatedAuxiliaryData.maximumLength {

@@ -54,7 +54,12 @@ extension ThroughPCSCD {
         /// reads DG1 (not granted in its CHAT) and takes the card's refusal as planned, but ends with an error if
         /// the card answers, as a card given the unrestricted CHAT would. The control: left selected, every data
         /// group is read, DG1 too.
-        @Test("EID_CLIENT_C2_02: without RequiredCHAT, every right deselected: card and server get the zero CHAT")
+        @Test(
+            """
+            EID_CLIENT_C2_02, EID_CLIENT_D_21: without RequiredCHAT, every right deselected: card and server get \
+            the zero CHAT
+            """
+        )
         func withoutRequiredCHATTheDeselectedCHATGoesToCardAndServer() throws {
             let asked = ["DocumentType", "GivenNames", "FamilyName", "DateOfBirth"]
             let server = try TestServerProcess(["--attributes", asked.map { $0 + "?" }.joined(separator: ",")])

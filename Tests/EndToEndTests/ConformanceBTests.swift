@@ -74,6 +74,72 @@ extension ThroughPCSCD {
             try Self.run([Self.succeeds("eac2_expired_at")])
         }
 
+        /// A PAOS message the client cannot take (a mandatory element missing, a single one twice):
+        /// AusweisApp's "unknown message from the server", internalError; the server, whose message
+        /// cannot be answered, ended with the fault, and nothing was read. Before the card the browser
+        /// gets clientError, after it serverError, as with `broken_xml` and `oversized_ta_signature`.
+        static func unknownMessage(_ fault: String, messages: [String], urlMinor: String? = nil) -> Harness.Case {
+            var refused = Harness.reported(
+                fault, minor: "/al/common#internalError", reason: "Workflow_Unknown_Paos_From_EidServer", status: 6,
+                messages: messages, urlMinor: urlMinor)
+            refused.expected.notRead = ["GivenNames"]
+            refused.expected.resultContains = [#""reason":"\#(fault)""#]
+            return refused
+        }
+
+        @Test("EID_CLIENT_B_11: EAC1InputType without a Certificate is refused before the card")
+        func eac1WithoutCertificate() throws {
+            try Self.run([
+                Self.unknownMessage("eac1_no_certificate", messages: Harness.beforeTheCard, urlMinor: "clientError")
+            ])
+        }
+
+        @Test("EID_CLIENT_B_12: EAC1InputType without CertificateDescription is refused before the card")
+        func eac1WithoutDescription() throws {
+            // AusweisApp2 1.26.2 parses it and refuses it at the certificate check: parameterError,
+            // "No certificate description available" (measured).
+            var refused = Harness.reported(
+                "eac1_no_description", minor: "/al/common#parameterError",
+                reason: "Certificate_Check_Failed_No_Description", status: 6, messages: Harness.beforeTheCard)
+            refused.expected.notRead = ["GivenNames"]
+            refused.expected.resultContains = [#""reason":"client_reported_error""#]
+            try Self.run([refused])
+        }
+
+        @Test("EID_CLIENT_B_13: EAC1InputType with two CertificateDescription elements is refused before the card")
+        func eac1WithTwoDescriptions() throws {
+            try Self.run([
+                Self.unknownMessage("eac1_two_descriptions", messages: Harness.beforeTheCard, urlMinor: "clientError")
+            ])
+        }
+
+        @Test(
+            "EID_CLIENT_B_14, EID_CLIENT_B_15: EAC2InputType without EphemeralPublicKey, or with two, is refused"
+        )
+        func eac2WithoutOrWithTwoEphemeralKeys() throws {
+            // EAC2 comes after the PIN: the messages are those of a success up to the end.
+            try Self.run([
+                Self.unknownMessage("eac2_no_ephemeral_key", messages: Harness.succeeded),
+                Self.unknownMessage("eac2_two_ephemeral_keys", messages: Harness.succeeded),
+            ])
+        }
+
+        @Test("EID_CLIENT_B_24: pre-verification refuses a DV certificate whose signature is not the CVCA's")
+        func forgedDocumentVerifier() throws {
+            // Refused before the card, as expired_at: invalidCertificatePath, no PIN asked.
+            var refused = Harness.reported(
+                "dv_forged", minor: "/il/signature#invalidCertificatePath",
+                reason: "Pre_Verification_Invalid_Certificate_Signature", status: 6, messages: Harness.beforeTheCard)
+            refused.expected.notRead = ["GivenNames"]
+            try Self.run([refused])
+        }
+
+        @Test("EID_CLIENT_B_31: the certificates in reverse order (AT first, the link certificate last) pass")
+        func certificatesInReverseOrder() throws {
+            let withLink = "cvca_link,certificates_reversed"
+            try Self.run([Self.succeeds("certificates_reversed"), Harness.success(withLink, "?fault=" + withLink)])
+        }
+
         @Test("EID_CLIENT_B_20: StartPAOSResponse right after EAC1OutputType ends with the server's result")
         func endAfterEAC1() throws {
             try Self.run([Self.endsEarly("end_after_eac1")])

@@ -131,7 +131,10 @@ extension ThroughPCSCD {
         }
 
         @Test(
-            "EID_CLIENT_C3_01: an old trust point and the full link chain in EAC1: the links after the card's trust point",
+            """
+            EID_CLIENT_C3_01, EID_CLIENT_B_27: an old trust point and the full link chain in EAC1: eid pre-verifies \
+            through the links, the card gets those after its trust point
+            """,
             arguments: [2, 3, 4, 5, 6, 7])
         func oldTrustPointFullChain(newest: Int) throws {
             // r = 1, every link (s − 1 of them) to the card, which then trusts s.
