@@ -1,4 +1,3 @@
-import Foundation
 import Online
 
 /// The faults of TR-03124-2 B_11 to B_15: EAC1InputType or EAC2InputType with a mandatory element
@@ -37,28 +36,57 @@ extension EIDServerSession {
         guard let fault = configuration.faults.first(of: candidates), let edit = Self.edit(for: fault) else {
             return nil
         }
-        var edited = String(decoding: envelope.encoded(), as: UTF8.self)
+        var edited = envelope.encoded()
         for element in edit.elements {
-            guard let next = Self.edited(edited, element: element, removes: edit.removes) else { return nil }
+            guard let next = Self.edited(edited, element: Array(element.utf8), removes: edit.removes) else {
+                return nil
+            }
             edited = next
         }
         if fault != .eac1NoDescription && !fault.clientSucceeds { finish(failure: .injected(fault)) }
-        return .malformed(Array(edited.utf8))
+        return .malformed(edited)
     }
 
-    /// `text` with every `element` (any prefix) cut out, or its first one written twice; nil when
-    /// there is none to double.
-    private static func edited(_ text: String, element: String, removes: Bool) -> String? {
-        let name = NSRegularExpression.escapedPattern(for: element)
-        let prefix = "([A-Za-z0-9_]+:)?"
-        guard let pattern = try? NSRegularExpression(pattern: "<\(prefix)\(name)>[^<]*</\(prefix)\(name)>") else {
-            return nil
+    /// `xml` with every `<element>text</element>` (any prefix on either tag, text without markup)
+    /// cut out, or its first one written twice; nil when there is none to double. A scan of the
+    /// bytes, not a regular expression: NSRegularExpression would bring Foundation with ICU (tens
+    /// of MiB) into eid-testserver.
+    private static func edited(_ xml: [UInt8], element: [UInt8], removes: Bool) -> [UInt8]? {
+        var matches: [Range<Int>] = []
+        var index = 0
+        while index < xml.count {
+            guard xml[index] == UInt8(ascii: "<"), let open = tagEnd(xml, at: index + 1, element: element),
+                let close = xml[open...].firstIndex(of: UInt8(ascii: "<")), close + 1 < xml.count,
+                xml[close + 1] == UInt8(ascii: "/"), let end = tagEnd(xml, at: close + 2, element: element)
+            else {
+                index += 1
+                continue
+            }
+            matches.append(index..<end)
+            index = end
         }
-        let whole = NSRange(text.startIndex..., in: text)
-        if removes { return pattern.stringByReplacingMatches(in: text, range: whole, withTemplate: "") }
-        guard let first = pattern.firstMatch(in: text, range: whole), let range = Range(first.range, in: text) else {
-            return nil
+        guard let first = matches.first else { return removes ? xml : nil }
+        if !removes { return Array(xml[..<first.upperBound] + xml[first] + xml[first.upperBound...]) }
+        var result = xml
+        for match in matches.reversed() { result.removeSubrange(match) }
+        return result
+    }
+
+    /// At `start`, just after `<` or `</`: an optional `prefix:`, `element` and `>`; the index after `>`.
+    private static func tagEnd(_ xml: [UInt8], at start: Int, element: [UInt8]) -> Int? {
+        func isNameByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
+                return true
+            default: return false
+            }
         }
-        return text.replacingCharacters(in: range, with: String(text[range]) + String(text[range]))
+        var name = start
+        while name < xml.count, isNameByte(xml[name]) { name += 1 }
+        name = name < xml.count && xml[name] == UInt8(ascii: ":") && name > start ? name + 1 : start
+        let end = name + element.count
+        guard end < xml.count, xml[name..<end].elementsEqual(element), xml[end] == UInt8(ascii: ">") else { return nil }
+        return end + 1
     }
 }
