@@ -21,7 +21,7 @@ extension ThroughPCSCD {
         /// Runs `eid auth` with the tcTokenURL of an s_server started with `options`; returns s_server's output.
         static func run(_ name: String, _ options: [String], expected: Faults.Expected) throws -> String {
             let pki = try Faults.tlsPKI.get()
-            let server = try ServeTLSRefusalTests.RefusingServer(options, in: pki)
+            let server = try ServeTLSRefusalTests.refusingServer(options, in: pki)
             defer { server.stop() }
             let problems = Faults.check(
                 name, url: "https://127.0.0.1:\(server.port)/tctoken", commands: [Faults.accept, Faults.pin],

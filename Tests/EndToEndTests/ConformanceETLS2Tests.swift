@@ -63,49 +63,15 @@ extension ThroughPCSCD {
             var description: String { "\(id) \(certificate) \(options.joined(separator: " "))" }
         }
 
-        /// A running `openssl s_server -psk` on a free port: its output (standard output and error) in a file.
-        /// With `www` it answers each GET with a status page; else it prints what it receives.
-        final class PSKServer {
-            let process = Process()
-            let port: Int
-            let log: URL
-            /// Standard input, kept open: at its end s_server would stop.
-            private let input = Pipe()
-
-            init(_ test: Case, in dir: URL, www: Bool = true) throws {
-                port = try E2E.freePort()
-                log = dir.appendingPathComponent("s_server-\(port).log")
-                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-                let handle = try FileHandle(forWritingTo: log)
-                process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-                process.arguments =
-                    [
-                        "s_server", "-accept", "127.0.0.1:\(port)", "-state",
-                        "-cert", dir.appendingPathComponent("\(test.certificate).pem").path,
-                        "-key", dir.appendingPathComponent("\(test.certificate).key").path,
-                        "-psk", ConformanceETLS2Tests.psk, "-psk_identity", ConformanceETLS2Tests.session,
-                    ] + (www ? ["-www"] : []) + test.options
-                process.standardOutput = handle
-                process.standardError = handle
-                process.standardInput = input
-                try process.run()
-                let deadline = Date(timeIntervalSinceNow: 20)
-                while Date() < deadline, process.isRunning, !output.contains("ACCEPT") { usleep(50_000) }
-                guard output.contains("ACCEPT") else {
-                    stop()
-                    throw E2EError.unexpected("s_server did not start: \(output)")
-                }
-            }
-
-            var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-            func stop() {
-                guard process.isRunning else { return }
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
-            }
-
-            deinit { stop() }
+        /// `openssl s_server -psk` for `test`: with `www` it answers each GET with a status page; else it
+        /// prints what it receives.
+        static func pskServer(_ test: Case, in dir: URL, www: Bool = true) throws -> SServer {
+            try SServer(
+                [
+                    "-cert", dir.appendingPathComponent("\(test.certificate).pem").path,
+                    "-key", dir.appendingPathComponent("\(test.certificate).key").path,
+                    "-psk", psk, "-psk_identity", session,
+                ] + (www ? ["-www"] : []) + test.options, in: dir)
         }
 
         /// https_test_server.py serving the TcToken (its certificate: rsa3072); its port A.
@@ -156,7 +122,7 @@ extension ThroughPCSCD {
         /// s_server's output.
         static func run(_ test: Case, tokens: TcTokenServer, dir: URL) throws -> (RunResult, String) {
             // Not -www: s_server prints whatever it receives, so a request over the refused channel would show.
-            let server = try PSKServer(test, in: dir, www: false)
+            let server = try Self.pskServer(test, in: dir, www: false)
             defer { server.stop() }
             let url = "https://127.0.0.1:\(tokens.port)/tctoken-psk?server=\(server.port)"
             let run = try runTool(
@@ -282,7 +248,7 @@ extension ThroughPCSCD {
             let control = Case(
                 id: "control", certificate: "rsa3072", options: ["-tls1_2", "-cipher", Self.conformingSuites],
                 evidence: [], eidSays: "")
-            let server = try PSKServer(control, in: dir, www: false)
+            let server = try Self.pskServer(control, in: dir, www: false)
             defer { server.stop() }
             let auth = try InteractiveRun([
                 "auth", "--json", "--test-pki", "--reader", E2E.readers[0].name,

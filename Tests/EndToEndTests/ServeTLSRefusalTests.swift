@@ -11,43 +11,9 @@ import Testing
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"), "needs the openssl command line tool"))
 struct ServeTLSRefusalTests {
-    /// A running `openssl s_server -www -state` with `options` on a free port; its output in a file.
-    final class RefusingServer {
-        let process = Process()
-        let port: Int
-        let log: URL
-        /// Standard input, kept open: at its end s_server would stop.
-        private let input = Pipe()
-
-        init(_ options: [String], in dir: URL) throws {
-            port = try E2E.freePort()
-            log = dir.appendingPathComponent("s_server-tls1-\(port).log")
-            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-            let handle = try FileHandle(forWritingTo: log)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-state", "-www"] + options
-            process.currentDirectoryURL = dir
-            process.standardOutput = handle
-            process.standardError = handle
-            process.standardInput = input
-            try process.run()
-            let deadline = Date(timeIntervalSinceNow: 20)
-            while Date() < deadline, process.isRunning, !output.contains("ACCEPT") { usleep(50_000) }
-            guard output.contains("ACCEPT") else {
-                stop()
-                throw E2EError.unexpected("s_server did not start: \(output)")
-            }
-        }
-
-        var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
-
-        func stop() {
-            guard process.isRunning else { return }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-
-        deinit { stop() }
+    /// `openssl s_server -www` with `options`, run in `dir`.
+    static func refusingServer(_ options: [String], in dir: URL) throws -> SServer {
+        try SServer(["-www"] + options, in: dir, logName: "s_server-tls1")
     }
 
     /// Activates `eid serve` (the in-process card, an SDK client to answer) with the tcTokenURL of an s_server
@@ -56,7 +22,7 @@ struct ServeTLSRefusalTests {
     /// ClientHello and shows one of `evidence`.
     static func refuse(_ options: [String], evidence: [String], says: String) throws {
         let pki = try ThroughPCSCD.AuthFaultsTests.tlsPKI.get()
-        let server = try RefusingServer(options, in: pki)
+        let server = try Self.refusingServer(options, in: pki)
         defer { server.stop() }
         let serve = try ServeProcess(["--simulator"], environment: ServeTests.noPCSCD)
         defer { serve.stop() }
