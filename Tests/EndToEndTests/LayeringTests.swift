@@ -105,4 +105,24 @@ import Testing
         let dependencies = try Self.dependencies(of: "LocalService")
         for module in Self.localServiceForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
+
+    /// Full Foundation brings FoundationInternationalization and ICU (about 30 MB of data linked into a
+    /// static binary: eid-testserver's .deb once grew from 4.9 to 15.8 MB through one NSRegularExpression).
+    /// Product code and the test tools use FoundationEssentials at most; only eid-bench (not shipped)
+    /// imports Foundation.
+    @Test func noTargetButTheBenchImportsFullFoundation() throws {
+        let sources = E2E.packageRoot.appendingPathComponent("Sources")
+        let targets = try FileManager.default.contentsOfDirectory(atPath: sources.path).filter { $0 != "eid-bench" }
+        #expect(targets.contains("eid"))
+        let swiftTargets = targets.filter { target in
+            let files = FileManager.default.enumerator(atPath: sources.appendingPathComponent(target).path)
+            return files?.contains { ($0 as? String)?.hasSuffix(".swift") == true } == true
+        }
+        #expect(swiftTargets.contains("CardSimulator") && !swiftTargets.contains("CCurl"))
+        for target in swiftTargets {
+            for (file, module, line) in try Self.imports(of: target) {
+                #expect(module != "Foundation", "Sources/\(target)/\(file): \(line)")
+            }
+        }
+    }
 }
