@@ -6,6 +6,9 @@ struct CurlURL {
     let scheme: String?
     let host: String?
     let port: String?
+    /// The credentials as written in the URL (percent-encoded, as libcurl keeps them).
+    let user: String?
+    let password: String?
 
     /// nil when libcurl cannot parse `url`.
     init?(_ url: String) {
@@ -21,5 +24,7 @@ struct CurlURL {
         scheme = part(CURLUPART_SCHEME)?.lowercased()
         host = part(CURLUPART_HOST)
         port = part(CURLUPART_PORT)
+        user = part(CURLUPART_USER)
+        password = part(CURLUPART_PASSWORD)
     }
 }

@@ -41,9 +41,7 @@ public struct HTTPProxy: Sendable, Equatable {
         self.variable = variable
         self.noProxy = noProxy
         address = host + ":" + (parsed.port ?? String(Self.defaultPort))
-        let start = withScheme.firstRange(of: "://")!.upperBound
-        let authority = withScheme[start...].prefix { $0 != "/" }
-        userInfo = authority.lastIndex(of: "@").map { String(authority[..<$0]) }
+        userInfo = parsed.user.map { user in parsed.password.map { user + ":" + $0 } ?? user }
     }
 
     /// The proxy the environment names for https, or nil when none is set. `value` looks a variable up

@@ -1,5 +1,6 @@
-import TLS
 import Testing
+
+@testable import TLS
 
 /// Which proxy the environment names, as libcurl reads it for an https URL, and what eid says about it. The
 /// requests through a real proxy (tinyproxy) are EndToEndTests' `ProxyTests`.
@@ -78,6 +79,21 @@ import Testing
         }
         #expect(HTTPError.proxyRefused(proxy: "p:1", host: "h", status: 407).description.contains("credentials"))
         #expect(HTTPError.proxyRefused(proxy: "p:1", host: "h", status: 403).description.contains("no_proxy"))
+    }
+
+    /// A libcurl message that repeats the credentials (as written in the URL, percent-encoded) loses them.
+    @Test(arguments: [
+        ("http://eid:secret-word@127.0.0.1:3128", "eid:secret-word"),
+        ("http://e%40d:s%3Acret-word@127.0.0.1:3128", "e%40d:s%3Acret-word"),
+        ("eid:secret-word@proxy.example", "eid:secret-word"),
+    ])
+    func libcurlsMessagesLoseTheCredentials(url: String, userInfo: String) throws {
+        let proxy = try HTTPProxy(url: url)
+        let password = String(userInfo.split(separator: ":")[1])
+        let scrubbed = proxy.scrubbed("CONNECT via \(userInfo)@proxy; then \(password) alone")
+        #expect(!scrubbed.contains(password), "\(scrubbed)")
+        #expect(scrubbed.contains("CONNECT via ***@proxy"), "\(scrubbed)")
+        #expect(try HTTPProxy(url: "http://127.0.0.1:3128").scrubbed("as \(userInfo)") == "as \(userInfo)")
     }
 
     /// Printed, dumped or inside a printed configuration, a proxy shows no credentials.
