@@ -101,17 +101,14 @@ public final class SimulatedEIDCard: @unchecked Sendable {
     /// The response APDU bytes for `command`, or no bytes when the card is powered off (a card
     /// without power does not answer).
     public func respond(to command: [UInt8]) -> [UInt8] {
-        let (response, observer): ([UInt8], (@Sendable (APDUTrace) -> Void)?) = lock.withLock {
-            guard powered else { return ([], nil) }
-            return (process(command).bytes, traceObserver)
+        let (response, observer): (ResponseAPDU?, (@Sendable (APDUTrace) -> Void)?) = lock.withLock {
+            guard powered else { return (nil, nil) }
+            return (process(command), traceObserver)
         }
-        if let observer, response.count >= 2 {
-            observer(
-                APDUTrace(
-                    instruction: command.count >= 2 ? command[1] : nil,
-                    statusWord: StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])))
+        if let observer, let response {
+            observer(APDUTrace(instruction: command.count >= 2 ? command[1] : nil, statusWord: response.statusWord))
         }
-        return response
+        return response?.bytes ?? []
     }
 
     private static let acceptedClasses: Set<UInt8> = [0x00, 0x0C, 0x10, 0x1C, 0x80, 0x8C]

@@ -46,11 +46,8 @@ extension AuthWorkflow {
             let response = try card.transmit(info.inputAPDU)
             outputs.append(response)
             if !info.accepts(response: response) {
-                // The status word ends every response the card channel gives.
-                let statusWord =
-                    response.count >= 2
-                    ? StatusWord(sw1: response[response.count - 2], sw2: response[response.count - 1])
-                    : StatusWord(rawValue: 0)
+                // A response too short for a status word is stopped at 0000, which no server accepts.
+                let statusWord = (try? ResponseAPDU(bytes: response))?.statusWord ?? StatusWord(rawValue: 0)
                 return .cardTransmitted(outputs, stoppedAt: statusWord)
             }
         }
