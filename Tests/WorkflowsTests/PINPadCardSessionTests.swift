@@ -12,9 +12,11 @@ final class ScriptedPINPad: PINPadConnection {
     private(set) var modifyInputs: [[UInt8]] = []
 
     var supportsExtendedLength: Bool { true }
-    func transmit(_ command: CommandAPDU) throws -> ResponseAPDU { ResponseAPDU(statusWord: .success) }
+    func transmit(_ command: CommandAPDU) throws -> ResponseAPDU { ResponseAPDU(statusWord: answer) }
     func disconnect(resetCard: Bool) {}
-    func destroyPACEChannel() throws {}
+    private(set) var destroys = 0
+    var answer: StatusWord = .success
+    func destroyPACEChannel() throws { destroys += 1 }
 
     func establishPACEChannel(inputData: [UInt8], timeout: Double) throws -> [UInt8] {
         inputs.append(inputData)
@@ -91,5 +93,14 @@ final class ScriptedPINPad: PINPadConnection {
         #expect(throws: PINPadEntryError.timedOut) { try card.changePINOnPINPad(timeout: 30) }
         pad.modifyAnswer = .success([0x90])
         #expect(throws: CardError.self) { try card.changePINOnPINPad(timeout: 30) }
+    }
+
+    @Test func unblockGoesPlainThroughTheReaderAndEndsThePUKsChannel() throws {
+        let (card, pad) = session(.success(Self.established))
+        #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.unblockPIN() }
+        _ = try card.establishPACEOnPINPad(.puk, chat: nil, certificateDescription: nil, timeout: 5)
+        #expect(try card.unblockPIN() == .success)
+        #expect(pad.destroys == 1)
+        #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.unblockPIN() }
     }
 }

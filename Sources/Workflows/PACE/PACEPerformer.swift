@@ -31,10 +31,12 @@ final class PACEPerformer {
 
     private var peer: SDKPeer { configuration.peer }
 
-    /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow.
+    /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow
+    /// (on a PIN-pad reader the reader's PACE channel is destroyed first, as AusweisApp does).
     func end() {
         answer?.wipe()
         answer = nil
+        if reader.keypad, let pad = found?.connection as? PINPadConnection { try? pad.destroyPACEChannel() }
         found?.connection.disconnect(resetCard: true)
     }
 

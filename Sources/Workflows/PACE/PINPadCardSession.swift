@@ -92,6 +92,10 @@ public final class PINPadCardSession: PINPadCard {
 
     public func unblockPIN() throws -> StatusWord {
         guard established != nil else { throw CardError.statusWord(.securityStatusNotSatisfied) }
-        return try connection.transmit(try .resetRetryCounter(unblock: .pin)).statusWord
+        let sw = try connection.transmit(try .resetRetryCounter(unblock: .pin)).statusWord
+        // The PUK's channel is done: the PIN's PACE starts afresh (AusweisApp's StateDestroyPace).
+        established = nil
+        try? connection.destroyPACEChannel()
+        return sw
     }
 }
