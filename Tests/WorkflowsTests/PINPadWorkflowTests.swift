@@ -83,7 +83,8 @@ import Testing
         #expect(keypadShown(peer))
     }
 
-    @Test func aBlockedPINAsksThePUKOnThePad() {
+    @Test("EID_CLIENT_D_15: a blocked PIN asks the PUK on the reader's PIN pad, then the PIN there")
+    func aBlockedPINAsksThePUKOnThePad() {
         let card = SimulatedEIDCard(profile: CardProfile(pinRetries: 0))
         let keypad = SimulatedKeypad(pin: ["123456"], puk: ["9876543210"], newPIN: "654321")
         let (outcome, peer) = changePIN([Self.puk, Self.pin, Self.newPIN], keypad: keypad, card: card)
@@ -100,7 +101,8 @@ import Testing
         #expect(card.passwords.pinRetryCounter == 3, "nothing was tried on the card")
     }
 
-    @Test func authenticationOnThePad() throws {
+    @Test("EID_CLIENT_D_09: a reader with a PIN pad asks for the PIN there (SET_PIN without value)")
+    func authenticationOnThePad() throws {
         let card = SimulatedEIDCard()
         let keypad = SimulatedKeypad(pin: ["111111", "123456"])
         let server = try FakeEIDServer()
