@@ -74,12 +74,15 @@ import Testing
         #expect(reader.card.eIDCard?.retryCounter == 2 && reader.keypad)
     }
 
-    @Test func aSuspendedPINAsksTheCANOnThePad() {
+    @Test func aSuspendedPINAsksTheCANOnThePadUntilItIsRight() {
         let card = SimulatedEIDCard(profile: CardProfile(pinRetries: 1))
-        let keypad = SimulatedKeypad(pin: ["123456"], can: ["500540"], newPIN: "654321")
-        let (outcome, peer) = changePIN([Self.can, Self.pin, Self.newPIN], keypad: keypad, card: card)
+        let keypad = SimulatedKeypad(pin: ["123456"], can: ["000000", "500540"], newPIN: "654321")
+        let (outcome, peer) = changePIN([Self.can, Self.can, Self.pin, Self.newPIN], keypad: keypad, card: card)
         #expect(outcome == .changed)
-        #expect(peer.names == ["CHANGE_PIN", "READER", "ENTER_CAN", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        #expect(
+            peer.names == [
+                "CHANGE_PIN", "READER", "ENTER_CAN", "ENTER_CAN", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN",
+            ], "a wrong CAN is asked again")
         #expect(keypadShown(peer))
     }
 
