@@ -10,15 +10,20 @@ public final class SimulatedKeypad: @unchecked Sendable {
     private var newPIN: String?
     /// How many times each password was asked for on the keypad.
     public private(set) var entries: [PACEPasswordType: Int] = [:]
+    /// What the reader showed before each entry: the password kind, the CHAT, the certificate description.
+    public var shown: [EstablishPACEChannelInput] { lock.withLock { inputs } }
+    private var inputs: [EstablishPACEChannelInput] = []
 
     public init(pin: [String] = [], can: [String] = [], puk: [String] = [], newPIN: String? = nil) {
         attempts = [.pin: pin, .can: can, .puk: puk]
         self.newPIN = newPIN
     }
 
-    /// The next value typed for `password`; nil when the user cancels.
-    func type(_ password: PACEPasswordType) -> Secret? {
+    /// The next value typed after the reader showed `input`; nil when the user cancels.
+    func type(_ input: EstablishPACEChannelInput) -> Secret? {
         lock.withLock {
+            let password = input.passwordType
+            inputs.append(input)
             entries[password, default: 0] += 1
             guard var queue = attempts[password], let value = queue.first else { return nil }
             if queue.count > 1 { queue.removeFirst() }

@@ -62,7 +62,7 @@ public final class SimulatedPINPadChannel: PINPadConnection, @unchecked Sendable
     /// inside the open channel if there is one (the PIN after the CAN).
     private func establish(_ input: EstablishPACEChannelInput) -> EstablishPACEChannelOutput {
         let over: CardChannel = lock.withLock { secure } ?? plain
-        guard let secret = keypad.type(input.passwordType) else { return .init(result: .cancelledByUser) }
+        guard let secret = keypad.type(input) else { return .init(result: .cancelledByUser) }
         defer { secret.wipe() }
         do {
             let cardAccess = try over.readFile(shortFileID: EIDFile.cardAccessShortID)

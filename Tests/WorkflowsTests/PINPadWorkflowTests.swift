@@ -104,23 +104,48 @@ import Testing
         #expect(card.passwords.pinRetryCounter == 3, "nothing was tried on the card")
     }
 
-    @Test("EID_CLIENT_D_09: a reader with a PIN pad asks for the PIN there (SET_PIN without value)")
-    func authenticationOnThePad() throws {
-        let card = SimulatedEIDCard()
-        let keypad = SimulatedKeypad(pin: ["111111", "123456"])
+    func authenticate(_ lines: [String], keypad: SimulatedKeypad, card: SimulatedEIDCard) throws -> (
+        AuthWorkflow.Result, ScriptedPeer, FakeEIDServer
+    ) {
         let server = try FakeEIDServer()
-        let peer = ScriptedPeer([AuthWorkflowTests.accept, Self.pin, Self.pin])
+        let peer = ScriptedPeer(lines)
         let workflow = AuthWorkflow(
             configuration: .init(
                 url: FakeEIDServer.tcTokenURL, trustAnchors: [TestCertificateAuthority.project.certificate],
                 date: .todayUTC(), csca: SimulatorTestPKI.csca),
             fetch: server.fetch(), provider: SimulatorReaderProvider(card: card, keypad: keypad), peer: peer,
             timeouts: .init(card: 5, input: 5))
-        let result = workflow.run()
+        return (workflow.run(), peer, server)
+    }
+
+    @Test func cancelOnThePadCancelsTheAuthentication() throws {
+        let card = SimulatedEIDCard()
+        let (result, peer, server) = try authenticate(
+            [AuthWorkflowTests.accept, Self.pin], keypad: SimulatedKeypad(), card: card)
+        #expect(result.outcome.reason == .userCancelled(during: .authentication))
+        #expect(peer.names.last == "AUTH" && server.dataGroup4 == nil)
+        #expect(card.passwords.pinRetryCounter == 3)
+    }
+
+    @Test("EID_CLIENT_D_09: a reader with a PIN pad asks for the PIN there (SET_PIN without value)")
+    func authenticationOnThePad() throws {
+        let card = SimulatedEIDCard()
+        let keypad = SimulatedKeypad(pin: ["111111", "123456"])
+        let (result, peer, server) = try authenticate(
+            [AuthWorkflowTests.accept, Self.pin, Self.pin], keypad: keypad, card: card)
         #expect(result.outcome.result == .ok && result.outcome.reason == nil)
         #expect(peer.names == ["AUTH", "ACCESS_RIGHTS", "READER", "ENTER_PIN", "ENTER_PIN", "AUTH"])
         #expect(keypadShown(peer))
         #expect(server.dataGroup4 == [UInt8](hex: "64070c054552494b41"), "the server read DG4 through the reader")
         #expect(card.passwords.pinRetryCounter == 3)
+        if case .enterPIN(nil, let reader)? = peer.messages.dropFirst(4).first {
+            #expect(reader.card.eIDCard?.retryCounter == 2, "the wrong PIN's attempts left are shown")
+        } else {
+            Issue.record("no second ENTER_PIN")
+        }
+        // The reader showed the effective CHAT and the provider's certificate description.
+        let shown = try #require(keypad.shown.last)
+        #expect(try CHAT(encoded: shown.chat).terminalType == .authenticationTerminal)
+        #expect(try CertificateDescription(encoded: shown.certificateDescription).subjectURL != nil)
     }
 }
