@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
+.PHONY: all build release symbol-order deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -23,6 +23,19 @@ build: deps
 
 release: deps
 	$(RELEASE)
+
+# The order in which the release link lays out the code the commands run and the protocol conformance
+# descriptors (packaging/symbol-order.txt, read by lld: Package.swift's releaseLinking; README "Memory"):
+# each command's functions as valgrind's exp-bbv sees them run (`--version`, `readers`, `change-pin`, `auth`
+# against eid-testserver, `serve` with one browser activation) in the test pcscd with eid-sim, after every
+# conformance descriptor (Tests/Support/symbol_order.py). Regenerate it when the start-up or a workflow's
+# code changes much (a stale list costs memory, never correctness); then eid is linked again with it.
+symbol-order: release
+	@command -v valgrind >/dev/null || { echo "symbol-order: installing valgrind"; \
+	  $$([ "$$(id -u)" -eq 0 ] || echo sudo) apt-get install -y -qq --no-install-recommends valgrind >/dev/null; }
+	bin="$$($(RELEASE) --show-bin-path)"; \
+	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/symbol_order.py "$$bin" packaging/symbol-order.txt && \
+	  rm -f "$$bin/eid" && $(RELEASE) --product eid
 
 # The Debian package of eid and eid-sim (stripped), their man pages, the completions, copyright and
 # changelog (packaging/debian): $(DEB_DIR)/eid_*.deb. lintian judges it; an error fails (make test's

@@ -37,10 +37,18 @@ import PackageDescription
 
 // The release executables, linked with lld: relative relocations packed (DT_RELR, glibc 2.36: 1.3 MiB of
 // .rela.dyn no longer read at every start) and no symbol of eid's own exported (SwiftPM's static Swift runtime
-// links with --export-dynamic: 16,000 symbols the loader would map and hash). README, "Memory".
+// links with --export-dynamic: 16,000 symbols the loader would map and hash). The code the commands run and
+// the protocol conformance descriptors come first, in packaging/symbol-order.txt's order (`make symbol-order`
+// writes it): the kernel maps file pages 64 KiB at a time, so scattered they cost 2-3 MiB more RSS. A symbol
+// the list names but the binary lacks is skipped. libstdc++ and the unwinder are linked statically (the linker
+// scripts in packaging/static-link stand in for the shared ones): no process maps libstdc++.so.6. README, "Memory".
 let releaseLinking: [LinkerSetting] = [
     .unsafeFlags(
-        ["-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"],
+        [
+            "-use-ld=lld", "-Xlinker", "--no-export-dynamic", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/symbol-order.txt",
+            "-Xlinker", "--no-warn-symbol-ordering", "-L\(Context.packageDirectory)/packaging/static-link",
+        ],
         .when(configuration: .release))
 ]
 

@@ -70,7 +70,8 @@ if ldd "${binaries[@]}" | grep -E "not found|/opt/swift" >&2; then
 fi
 
 # Depends: dpkg-shlibdeps (dpkg-dev) names the package and minimum version of every shared
-# library the binaries link (libc6, libgcc-s1, libstdc++6, libpcsclite1, libssl3 for libcrypto).
+# library the binaries link (libc6, libpcsclite1, libssl3 for libcrypto; libstdc++ and the unwinder are
+# linked statically, packaging/static-link).
 work=$(mktemp -d)
 trap 'rm -rf "$stage" "$work"' EXIT
 mkdir "$work/debian" "$stage/DEBIAN"
