@@ -10,7 +10,8 @@ import PackageDescription
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging, CV certificates, the built-in CVCAs (DER files)
 //   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
-//   CCurl, TLS           libcurl (OpenSSL backend) and libssl, loaded on first use (dlopen); HTTP over
+//   CLibSSL              libssl, loaded on first use (dlopen): its functions under their own names
+//   CCurl, TLS           libcurl (OpenSSL backend), loaded on first use (dlopen), with CLibSSL; HTTP over
 //                        TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2),
@@ -66,7 +67,9 @@ let package = Package(
         // that never goes online never maps them (README, "Memory"). Their headers: libxml2-dev,
         // libcurl4-openssl-dev, libssl-dev.
         .target(name: "CLibXML2"),
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("crypto")]),
+        // libssl, loaded on first use (dlopen) for both of its users: CCurl (libcurl's TLS) and IFDTransport.
+        .target(name: "CLibSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCurl", dependencies: ["CLibSSL"], linkerSettings: [.linkedLibrary("crypto")]),
         // libssl for eid-testserver's TLS server (RSA-PSK, session cache and tickets), driven through memory BIOs.
         .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
