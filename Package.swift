@@ -22,6 +22,9 @@ import PackageDescription
 //                        machines speaking SDK messages; imports neither PCSC nor CardSimulator (the
 //                        executables wire the providers) nor any transport
 //   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2); no workflow
+//   IFDTransport         the secure pipe to a phone as card reader: TLS 1.2 (CLibSSL through memory BIOs, pairing
+//                        with RSA-PSK, paired with the phone's certificate pinned), the WebSocket client
+//                        (NIOWebSocket), eid's own RSA key and certificate; blocking, every wait bounded
 //   LocalService         eid serve's port, transport only: HTTP/1.1 (NIOHTTP1) and the SDK WebSocket (NIOWebSocket),
 //                        request routing, the Host check, error pages, socket activation; asks a delegate
 //   Faces                the terminal and JSON faces over an injected context (console, input,
@@ -128,6 +131,18 @@ let package = Package(
         // Implements Online's PAOSTransport and RefreshAddressClient, so neither it nor Workflows imports the
         // other; Workflows stays without network (its tests play the server in process).
         .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard"]),
+        // The secure pipe to a phone as card reader (TR-03112-6 IFD): TLS 1.2 over libssl (CLibSSL, memory BIOs),
+        // the WebSocket client of NIOWebSocket, eid's own RSA identity; no IFD message (RemoteIFD).
+        .target(
+            name: "IFDTransport",
+            dependencies: [
+                "CLibSSL", "EIDCrypto", "SmartCard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // eid serve's transport: HTTP and the SDK WebSocket on SwiftNIO; no workflow, no SDK message.
         .target(
             name: "LocalService",
@@ -286,6 +301,18 @@ let package = Package(
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
+        // Against a phone's side made of TestServerHTTPS's OpenSSL server handler and NIO's WebSocket server, and
+        // against openssl s_server (RSA-PSK as PersoSim takes it, a client certificate required).
+        .testTarget(
+            name: "IFDTransportTests",
+            dependencies: [
+                "IFDTransport", "TestServerHTTPS", "CTestServerTLS", "EIDCrypto", "SmartCard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",
