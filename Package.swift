@@ -34,6 +34,7 @@ import PackageDescription
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
+//   MemoryBIOTLS         OpenSSL's TLS through memory BIOs under a SwiftNIO handler (both TLS handlers below use it)
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
 //   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
 //   eid-testserver       the local eService and eID server for tests (serve, pki)
@@ -131,12 +132,17 @@ let package = Package(
         // Implements Online's PAOSTransport and RefreshAddressClient, so neither it nor Workflows imports the
         // other; Workflows stays without network (its tests play the server in process).
         .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard"]),
+        // OpenSSL's TLS through memory BIOs under a SwiftNIO handler: the byte moving both TLS handlers share
+        // (TestServerHTTPS's server, IFDTransport's client).
+        .target(
+            name: "MemoryBIOTLS", dependencies: ["CLibSSL", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         // The secure pipe to a phone as card reader (TR-03112-6 IFD): TLS 1.2 over libssl (CLibSSL, memory BIOs),
         // the WebSocket client of NIOWebSocket, eid's own RSA identity; no IFD message (RemoteIFD).
         .target(
             name: "IFDTransport",
             dependencies: [
-                "CLibSSL", "EIDCrypto", "SmartCard",
+                "CLibSSL", "MemoryBIOTLS", "EIDCrypto", "SmartCard",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -188,7 +194,7 @@ let package = Package(
         .target(
             name: "TestServerHTTPS",
             dependencies: [
-                "CTestServerTLS", "Online", "OrderedJSON", "SmartCard", "EIDCrypto",
+                "CTestServerTLS", "MemoryBIOTLS", "Online", "OrderedJSON", "SmartCard", "EIDCrypto",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
