@@ -4,9 +4,7 @@ import EIDCrypto
 /// connection, which a phone stores when it pairs and then recognises. Made as AusweisApp makes its own (RSA
 /// 3072, self-signed, valid 1970–9999; `X509Certificate.selfSigned`), with CN "eid", kept in one PEM file
 /// (`fileName`: the private key, then the certificate) of mode 0600 in a directory of mode 0700.
-public struct IFDClientIdentity: @unchecked Sendable {
-    // @unchecked: the key and certificate are immutable OpenSSL objects (X509PrivateKey, X509Certificate are
-    // Sendable); the struct only holds them.
+public struct IFDClientIdentity: Sendable {
     let key: X509PrivateKey
     let certificate: X509Certificate
 
