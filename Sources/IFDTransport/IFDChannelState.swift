@@ -14,6 +14,8 @@ final class IFDChannelState: @unchecked Sendable {
     private var phase = Phase.connecting
     private var messages: [String] = []
     private var peerCertificate: [UInt8] = []
+    /// The WebSocket was open, even if it ended since (before the opener woke up).
+    private var wasOpened = false
     /// The most unread messages kept; a phone that floods is cut off.
     static let maximumQueued = 256
 
@@ -25,7 +27,9 @@ final class IFDChannelState: @unchecked Sendable {
     /// The WebSocket is open.
     func opened() {
         update { state in
-            if case .connecting = state.phase { state.phase = .open }
+            guard case .connecting = state.phase else { return }
+            state.phase = .open
+            state.wasOpened = true
         }
     }
 
@@ -59,11 +63,13 @@ final class IFDChannelState: @unchecked Sendable {
         return nil
     }
 
-    /// Waits until the WebSocket is open: the phone's certificate (DER), or the failure.
+    /// Waits until the WebSocket is open: the phone's certificate (DER), or the failure. A WebSocket that opened
+    /// and ended at once counts as opened: its messages and its end are for `next`.
     func waitUntilOpen(_ deadline: Deadline, timeout: Double) throws(IFDTransportError) -> [UInt8] {
         condition.lock()
         defer { condition.unlock() }
         while true {
+            if wasOpened { return peerCertificate }
             switch phase {
             case .open: return peerCertificate
             case .ended(let reason): throw reason

@@ -99,7 +99,9 @@ public final class IFDWebSocket: Sendable {
             }
         }
         let requesterName = "ifd-upgrade-requester"
+        // Bytes that come with the 101 (a phone that speaks at once) go on to the WebSocket decoder, not away.
         try pipeline.addHTTPClientHandlers(
+            leftOverBytesStrategy: .forwardBytes,
             withClientUpgrade: (
                 upgraders: [upgrader],
                 completionHandler: { context in

@@ -22,6 +22,8 @@ final class IFDTestServer: @unchecked Sendable {
         case closeAfter(Double)
         /// Closes the TCP connection, without a close frame, after the delay.
         case dropAfter(Double)
+        /// Sends the text, then at once a close frame (1000).
+        case sayThenClose(String)
     }
 
     struct Seen: Sendable {
@@ -171,6 +173,14 @@ private final class PhoneFrameHandler: ChannelInboundHandler {
             }
         case .dropAfter(let seconds):
             loop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { context.close(promise: nil) }
+        case .sayThenClose(let text):
+            let frames = [
+                WebSocketFrame(fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text)),
+                WebSocketFrame(
+                    fin: true, opcode: .connectionClose, data: context.channel.allocator.buffer(bytes: [0x03, 0xE8])),
+            ]
+            for frame in frames { context.write(wrapOutboundOut(frame), promise: nil) }
+            context.flush()
         default: break
         }
     }

@@ -142,6 +142,15 @@ struct IFDWebSocketTests {
         #expect(transportError { try socket.send(text: "late", timeout: 1) }.error == .closed(code: 1001))
     }
 
+    @Test("a message that came before the phone closed is handed out first, then the end")
+    func messageBeforeClose() throws {
+        let server = try IFDTestServer(credentials: IFDTestFixtures.phone, behaviour: .sayThenClose("IFDStatus"))
+        defer { server.stop() }
+        let socket = try open(server)
+        #expect(try socket.receive(timeout: 5) == "IFDStatus")
+        #expect(transportError { _ = try socket.receive(timeout: 5) }.error == .closed(code: 1000))
+    }
+
     @Test("the phone vanishing (TCP closed, no close frame) while eid waits ends the wait at once")
     func droppedMidReceive() throws {
         let server = try IFDTestServer(credentials: IFDTestFixtures.phone, behaviour: .dropAfter(0.3))
