@@ -83,7 +83,7 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2> "$work/log") || {
 depends_line=${shlibs#shlibs:Depends=}
 [ -n "$depends_line" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # What dpkg-shlibdeps cannot see: libcurl (with libssl) and libxml2 are loaded on first use
-# (dlopen: Sources/CCurl, Sources/CLibXML2), and lld's packed relative relocations (DT_RELR) need
+# (dlopen: Sources/CCurl, Sources/CLibSSL, Sources/CLibXML2), and lld's packed relative relocations (DT_RELR) need
 # glibc 2.36, which no versioned symbol the binaries use says.
 depends_line=$(printf '%s' "$depends_line" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
 case "$package" in

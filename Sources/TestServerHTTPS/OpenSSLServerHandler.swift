@@ -1,11 +1,11 @@
 import CTestServerTLS
+import MemoryBIOTLS
 import NIOCore
 
-/// The TLS server side of one connection, OpenSSL driven through memory BIOs: ciphertext from
-/// the socket goes into the read BIO, plaintext comes out of SSL_read and goes up the pipeline
-/// (to the HTTP decoder); plaintext going down is SSL_write'd and the write BIO's records go to
-/// the socket. A failed handshake or a broken record closes the connection; OpenSSL's error
-/// queue is cleared, nothing secret is logged. Lives on its channel's event loop only.
+/// The TLS server side of one connection, OpenSSL driven through memory BIOs (`MemoryBIOConnection`):
+/// plaintext goes up the pipeline to the HTTP decoder. A failed handshake or a broken record closes the
+/// connection; OpenSSL's error queue is cleared, nothing secret is logged. Lives on its channel's event
+/// loop only.
 final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
@@ -14,11 +14,7 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
 
     private let context: TLSServerContext
     private let statistics: FrontEndStatistics?
-    private var ssl: OpaquePointer?
-    private var readBIO: OpaquePointer?
-    private var writeBIO: OpaquePointer?
-    private var established = false
-    private var closing = false
+    private var connection: MemoryBIOConnection?
 
     init(context: TLSServerContext, statistics: FrontEndStatistics? = nil) {
         self.context = context
@@ -28,138 +24,52 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
     func handlerAdded(context: ChannelHandlerContext) {
         var rbio: OpaquePointer?
         var wbio: OpaquePointer?
-        guard let ssl = eid_tls_server_connection(self.context.handle, &rbio, &wbio) else {
+        guard let ssl = eid_tls_server_connection(self.context.handle, &rbio, &wbio), let rbio, let wbio else {
             ERR_clear_error()
             context.close(promise: nil)
             return
         }
         self.context.nextConnection.apply(to: ssl)
-        self.ssl = ssl
-        readBIO = rbio
-        writeBIO = wbio
+        connection = MemoryBIOConnection(ssl: ssl, readBIO: rbio, writeBIO: wbio)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        if let ssl { SSL_free(ssl) }  // frees both BIOs
-        ssl = nil
+        connection?.release()  // frees the SSL and both BIOs
+        connection = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard let ssl, let readBIO, !closing else { return }
-        let bytes = unwrapInboundIn(data)
-        let written = bytes.withUnsafeReadableBytes { BIO_write(readBIO, $0.baseAddress, Int32($0.count)) }
-        guard written == bytes.readableBytes else { return fail(context) }
-        if !established {
+        guard let connection, !connection.closing else { return }
+        guard connection.feed(unwrapInboundIn(data)) else { return connection.fail(context) }
+        let ssl = connection.ssl
+        if !connection.established {
             let result = SSL_do_handshake(ssl)
-            flushRecords(context)
+            connection.flushRecords(context)
             if result != 1 {
-                if SSL_get_error(ssl, result) != SSL_ERROR_WANT_READ { fail(context) }
+                if SSL_get_error(ssl, result) != SSL_ERROR_WANT_READ { connection.fail(context) }
                 return
             }
-            established = true
+            connection.established = true
             statistics?.handshakeCompleted(resumed: SSL_session_reused(ssl) == 1)
             let identity = eid_tls_psk_identity(ssl).map { String(cString: $0) }
             let cipher = eid_tls_cipher_name(ssl).map { String(cString: $0) } ?? ""
             context.fireUserInboundEventTriggered(
                 TLSEstablished(pskIdentity: identity, resumed: SSL_session_reused(ssl) == 1, cipher: cipher))
         }
-        readPlaintext(context)
-    }
-
-    private func readPlaintext(_ context: ChannelHandlerContext) {
-        guard let ssl else { return }
-        while !closing {
-            var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
-            var result: Int32 = 0
-            _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { raw in
-                result = SSL_read(ssl, raw.baseAddress, Int32(min(raw.count, 16 * 1024)))
-                return Int(max(0, result))
-            }
-            if result > 0 {
-                context.fireChannelRead(wrapInboundOut(buffer))
-                continue
-            }
-            let error = SSL_get_error(ssl, result)
-            flushRecords(context)
-            if error == SSL_ERROR_WANT_READ { return }
-            if error == SSL_ERROR_ZERO_RETURN {  // close_notify
-                closing = true
-                context.close(promise: nil)
-                return
-            }
-            return fail(context)
+        if connection.readPlaintext(context, deliver: { context.fireChannelRead(wrapInboundOut($0)) }) == .failed {
+            connection.fail(context)
         }
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard let ssl, established, !closing else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
-            return
-        }
-        let plaintext = unwrapOutboundIn(data)
-        var ok = true
-        plaintext.withUnsafeReadableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                var written = 0
-                guard SSL_write_ex(ssl, raw.baseAddress! + offset, raw.count - offset, &written) == 1 else {
-                    ok = false
-                    return
-                }
-                offset += written
-            }
-        }
-        guard ok else {
-            promise?.fail(ChannelError.ioOnClosedChannel)
-            return fail(context)
-        }
-        writeRecords(context, promise: promise)
+        guard let connection else { return promise?.fail(ChannelError.ioOnClosedChannel) ?? () }
+        if connection.write(unwrapOutboundIn(data), context, promise: promise) == .failed { connection.fail(context) }
     }
 
     func flush(context: ChannelHandlerContext) { context.flush() }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
-        if let ssl, established, !closing {
-            closing = true
-            _ = SSL_shutdown(ssl)  // queues close_notify
-            ERR_clear_error()
-            writeRecords(context, promise: nil)
-            context.flush()
-        }
-        closing = true
-        context.close(mode: mode, promise: promise)
-    }
-
-    /// Sends what OpenSSL has queued in the write BIO (handshake messages, records, alerts).
-    private func flushRecords(_ context: ChannelHandlerContext) {
-        if writeRecords(context, promise: nil) { context.flush() }
-    }
-
-    @discardableResult
-    private func writeRecords(_ context: ChannelHandlerContext, promise: EventLoopPromise<Void>?) -> Bool {
-        guard let writeBIO else {
-            promise?.succeed()
-            return false
-        }
-        let pending = Int(BIO_ctrl_pending(writeBIO))
-        guard pending > 0 else {
-            promise?.succeed()
-            return false
-        }
-        var buffer = context.channel.allocator.buffer(capacity: pending)
-        _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: pending) { raw in
-            Int(max(0, BIO_read(writeBIO, raw.baseAddress, Int32(pending))))
-        }
-        context.write(wrapOutboundOut(buffer), promise: promise)
-        return true
-    }
-
-    /// A handshake failure or broken record: send any alert OpenSSL made, then close.
-    private func fail(_ context: ChannelHandlerContext) {
-        ERR_clear_error()
-        guard !closing else { return }
-        closing = true
-        flushRecords(context)
-        context.close(promise: nil)
+        guard let connection else { return context.close(mode: mode, promise: promise) }
+        connection.close(context, mode: mode, promise: promise)
     }
 }
