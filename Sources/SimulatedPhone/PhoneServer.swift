@@ -53,6 +53,9 @@ public final class PhoneServer: @unchecked Sendable {
         }
     }
 
+    /// The port it listens on (after `start`).
+    public var port: Int? { channel?.localAddress?.port }
+
     /// Whether the phone is still waiting for a client to pair.
     public var isPairing: Bool { state.withLock { $0.pairingContext != nil } }
 

@@ -44,11 +44,15 @@ final class PhoneWebSocketHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 
+    /// Takes the TLS handler out on the next turn of the event loop (it is still reading the record that
+    /// brought this message), then closes the socket: the client sees the connection end, nothing more.
     private func vanish(_ context: ChannelHandlerContext) {
         stalled = true
         let channel = context.channel
-        channel.pipeline.removeHandler(name: Self.tlsHandlerName).whenComplete { _ in
-            channel.close(promise: nil)
+        context.eventLoop.execute {
+            channel.pipeline.removeHandler(name: Self.tlsHandlerName).whenComplete { _ in
+                channel.close(promise: nil)
+            }
         }
     }
 

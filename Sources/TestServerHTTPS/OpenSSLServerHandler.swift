@@ -69,8 +69,8 @@ public final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelH
     }
 
     private func readPlaintext(_ context: ChannelHandlerContext) {
-        guard let ssl else { return }
-        while !closing {
+        // `ssl` is looked up each round: a handler above may take this one out (and free it) while it reads.
+        while !closing, let ssl {
             var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
             var result: Int32 = 0
             _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { raw in

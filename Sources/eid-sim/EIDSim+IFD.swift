@@ -1,13 +1,8 @@
 import ArgumentParser
 import CardSimulator
-import Dispatch
 import FoundationEssentials
 import SimulatedPhone
 import SmartCard
-
-#if canImport(Glibc)
-import Glibc
-#endif
 
 extension EIDSim {
     /// `--ifd`: the card in a simulated phone (AusweisApp as card reader) until SIGTERM or SIGINT.
@@ -39,15 +34,7 @@ extension EIDSim {
         )
         if let pairingCode, ifd.pairingCode == nil { printError("eid-sim: pairing code \(pairingCode)") }
         if pairingCode != nil { printError("eid-sim: waiting for a client to pair") }
-        let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { server.stop() }
-            source.resume()
-            return source
-        }
-        server.wait()
-        for signal in signals { signal.cancel() }
+        Self.run(server.wait, stoppedBySignal: server.stop)
     }
 
     /// The phone's identity, paired clients and server, listening and announcing; the server and its port.

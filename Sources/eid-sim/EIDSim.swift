@@ -124,14 +124,19 @@ struct EIDSim: ParsableCommand {
         let connection = VPCDConnection(endpoint: vpcd, card: card, onEvent: { printError("eid-sim: \($0)") })
         connection.stallAfter = stallAfter
         connection.vanishAfter = vanishAfter
+        Self.run(connection.run, stoppedBySignal: connection.stop)
+    }
+
+    /// Runs `body` (which blocks) until it returns; SIGTERM or SIGINT call `stop` meanwhile.
+    static func run(_ body: () -> Void, stoppedBySignal stop: @escaping @Sendable () -> Void) {
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { connection.stop() }
+            source.setEventHandler(handler: stop)
             source.resume()
             return source
         }
-        connection.run()
+        body()
         for signal in signals { signal.cancel() }
     }
 
