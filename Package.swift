@@ -296,13 +296,14 @@ let package = Package(
                 "FuzzTargets", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "Online", "CardSimulator", "EIDTestServer",
             ]
         ),
-        // The phone's messages with a JSON client written in the test, its PIN-pad PACE, and the real server
-        // over TLS and WebSocket (openssl s_client for the PSK pairing, a Python client for the rest).
+        // The phone's messages with a JSON client written in the test, its PIN-pad PACE (and TA, CA and the
+        // server's secure messaging through it), and the real server over TLS and WebSocket (openssl s_client
+        // for the PSK pairing, a Python client for the rest).
         .testTarget(
             name: "SimulatedPhoneTests",
             dependencies: [
-                "SimulatedPhone", "CardSimulator", "EAC", "SmartCard", "OrderedJSON", "TestServerHTTPS",
-                "CTestServerTLS",
+                "SimulatedPhone", "CardSimulator", "EAC", "EIDCrypto", "SmartCard", "OrderedJSON", "TestServerHTTPS",
+                "TestPKI",
             ]
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
