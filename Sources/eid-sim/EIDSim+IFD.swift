@@ -20,33 +20,40 @@ extension EIDSim {
         let configuration = ifd.configuration(pairingCode: pairingCode, environment: environment)
         let reader = PhoneCardReader(name: configuration.slotName, card: card, pinPad: ifd.pinPad, keypad: keypad)
         let server: PhoneServer
-        let port: Int
         do {
-            (server, port) = try startPhone(
-                configuration: configuration, reader: reader, stateDirectory: stateDirectory)
+            server = try makePhone(configuration: configuration, reader: reader, stateDirectory: stateDirectory)
         } catch {
             printError("eid-sim: \(error)")
             throw ExitCode(1)
         }
-        let mode = ifd.pinPad ? "PIN-pad mode" : "basic mode"
-        printError(
-            "eid-sim: phone \"\(configuration.name)\" (\(mode)) listening on port \(port), IFDID \(server.identity.ifdID)"
-        )
-        if let pairingCode, ifd.pairingCode == nil { printError("eid-sim: pairing code \(pairingCode)") }
-        if pairingCode != nil { printError("eid-sim: waiting for a client to pair") }
-        Self.run(server.wait, stoppedBySignal: server.stop)
+        // The signals are taken before the phone says its port: a test that stops it at once is heard.
+        try Self.run(
+            {
+                let port: Int
+                do { port = try server.start() } catch {
+                    printError("eid-sim: \(error)")
+                    throw ExitCode(1)
+                }
+                let mode = ifd.pinPad ? "PIN-pad mode" : "basic mode"
+                printError(
+                    "eid-sim: phone \"\(configuration.name)\" (\(mode)) listening on port \(port), IFDID "
+                        + server.identity.ifdID)
+                if let pairingCode, ifd.pairingCode == nil { printError("eid-sim: pairing code \(pairingCode)") }
+                if pairingCode != nil { printError("eid-sim: waiting for a client to pair") }
+                server.wait()
+            }, stoppedBySignal: server.stop)
     }
 
-    /// The phone's identity, paired clients and server, listening and announcing; the server and its port.
-    func startPhone(configuration: PhoneConfiguration, reader: PhoneCardReader, stateDirectory: String)
-        throws(PhoneError) -> (PhoneServer, Int)
+    /// The phone's identity, paired clients and server (not yet listening).
+    func makePhone(configuration: PhoneConfiguration, reader: PhoneCardReader, stateDirectory: String)
+        throws(PhoneError) -> PhoneServer
     {
         let identity = try PhoneIdentity.loadOrCreate(directory: stateDirectory)
         let paired = try PairedClients(directory: ifd.pairedDirectory ?? stateDirectory + "/paired")
         let server = try PhoneServer(
             configuration: configuration, identity: identity, paired: paired, reader: reader,
             log: { printError("eid-sim: \($0)") })
-        return (server, try server.start())
+        return server
     }
 
     /// Four random digits, as AusweisApp's phone draws its code.

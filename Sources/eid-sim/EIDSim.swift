@@ -128,7 +128,7 @@ struct EIDSim: ParsableCommand {
     }
 
     /// Runs `body` (which blocks) until it returns; SIGTERM or SIGINT call `stop` meanwhile.
-    static func run(_ body: () -> Void, stoppedBySignal stop: @escaping @Sendable () -> Void) {
+    static func run(_ body: () throws -> Void, stoppedBySignal stop: @escaping @Sendable () -> Void) rethrows {
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -136,8 +136,8 @@ struct EIDSim: ParsableCommand {
             source.resume()
             return source
         }
-        body()
-        for signal in signals { signal.cancel() }
+        defer { for signal in signals { signal.cancel() } }
+        try body()
     }
 
     /// The profile file (if any) with the options applied, validated.
