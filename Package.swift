@@ -136,7 +136,16 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService"]),
+        // The phone as card reader (TR-03112-6 IFD over wss), client side above the transport: the IFD
+        // messages, discovery, the paired phones' store, a CardReaderProvider; TLS and WebSocket come in
+        // through IFDMessageChannel.
+        .target(name: "RemoteIFD", dependencies: ["SmartCard", "OrderedJSON", "Online", "EIDCrypto"]),
+        .target(
+            name: "Faces",
+            dependencies: [
+                "SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService", "OrderedJSON", "RemoteIFD",
+            ]
+        ),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
         ),
@@ -283,6 +292,7 @@ let package = Package(
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
+        .testTarget(name: "RemoteIFDTests", dependencies: ["RemoteIFD", "SmartCard", "OrderedJSON", "Online"]),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",
