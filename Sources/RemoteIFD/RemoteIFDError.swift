@@ -44,8 +44,9 @@ public enum RemoteIFDError: Error, Equatable, Sendable, CustomStringConvertible 
         case .pairingRefused(let address, let why):
             return "pairing with the phone at \(address) failed (\(why)); check the code the phone shows, "
                 + "which is new each time, and that the phone is still in pairing mode"
-        case .unreachable(let address, let why):
-            return "cannot connect to the phone at \(address): \(why)"
+        case .unreachable(_, let why):
+            // The transport's sentence names the address and the next step.
+            return why
         }
     }
 

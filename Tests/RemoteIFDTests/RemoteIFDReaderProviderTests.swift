@@ -32,7 +32,9 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
     func open(address: String, certificateSHA256: [UInt8], timeout: Double) throws -> any IFDMessageChannel {
         opened.withLock { $0.append(address) }
         return try phones.withLock { phones in
-            guard !phones.isEmpty else { throw RemoteIFDError.unreachable(address: address, "connection refused") }
+            guard !phones.isEmpty else {
+                throw RemoteIFDError.unreachable(address: address, "cannot connect to \(address): connection refused")
+            }
             return phones.removeFirst()
         }
     }
