@@ -33,6 +33,9 @@ import PackageDescription
 //                        service sessions (LocalService's delegate: SDK clients, browser activations)
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
+//   SimulatedPhone       eid-sim --ifd: a phone running AusweisApp as card reader (TR-03112-6 IFD server:
+//                        discovery, pairing, TLS over TestServerHTTPS's OpenSSL, WebSocket), the software card in it;
+//                        written from the protocol, independent of eid's client side (RemoteIFD)
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
 //   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
@@ -222,10 +225,22 @@ let package = Package(
                 "TestPKI",
             ]
         ),
+        // eid-sim --ifd: the phone as card reader (server side), written from the protocol and AusweisApp's
+        // behaviour, never from eid's client (RemoteIFD), so that the two sides test each other.
+        .target(
+            name: "SimulatedPhone",
+            dependencies: [
+                "CardSimulator", "SmartCard", "EAC", "EIDCrypto", "OrderedJSON", "TestServerHTTPS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "eid-sim",
             dependencies: [
-                "CardSimulator", "SmartCard",
+                "CardSimulator", "SmartCard", "SimulatedPhone", "EAC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -306,6 +321,16 @@ let package = Package(
             name: "FuzzTargetsTests",
             dependencies: [
                 "FuzzTargets", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "Online", "CardSimulator", "EIDTestServer",
+            ]
+        ),
+        // The phone's messages with a JSON client written in the test, its PIN-pad PACE (and TA, CA and the
+        // server's secure messaging through it), and the real server over TLS and WebSocket (openssl s_client
+        // for the PSK pairing, a Python client for the rest).
+        .testTarget(
+            name: "SimulatedPhoneTests",
+            dependencies: [
+                "SimulatedPhone", "CardSimulator", "EAC", "EIDCrypto", "SmartCard", "OrderedJSON", "TestServerHTTPS",
+                "TestPKI",
             ]
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
