@@ -150,6 +150,26 @@ struct RemoteReaderTests {
         #expect(!change.stdout.contains(#""success":true"#))
     }
 
+    /// A whole authentication against eid-testserver with the card on the phone: basic mode (eid's PACE over
+    /// IFDTransmit, the PIN given with SET_PIN) and PIN-pad mode (PACE on the phone, SET_PIN without a value).
+    @Test(arguments: [false, true])
+    func authenticationThroughThePhone(pinPad: Bool) throws {
+        let server = try TestServerProcess()
+        defer { server.stop() }
+        let phone = try Phone(["--pairing-code", "1234"] + (pinPad ? ["--ifd-pinpad", "--ifd-pin", "123456"] : []))
+        let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let pin = pinPad ? #"{"cmd":"SET_PIN"}"# : #"{"cmd":"SET_PIN","value":"123456"}"#
+        let auth = try phone.eid(
+            ["auth", "--json", "--test-pki", "--timeout", "20", server.origin + "/tctoken"],
+            stdin: #"{"cmd":"ACCEPT"}"# + "\n" + pin + "\n", timeout: 60)
+        #expect(auth.status == 0, "\(auth.stdout) \(auth.stderr)")
+        #expect(auth.stdout.contains(#""keypad":\#(pinPad)"#))
+        #expect(
+            auth.stdoutLines.last?.contains(
+                #""result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"}"#) == true)
+    }
+
     @Test func aPhoneThatVanishesMidTransmitEndsTheCommandInTime() throws {
         let phone = try Phone(["--pairing-code", "1234", "--ifd-vanish-after-transmits", "3"])
         let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)", "--json"], stdin: "1234\n")
