@@ -171,7 +171,16 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService"]),
+        // The phone as card reader (TR-03112-6 IFD over wss), client side above the transport: the IFD
+        // messages, discovery, the paired phones' store, a CardReaderProvider; TLS and WebSocket come in
+        // through IFDMessageChannel.
+        .target(name: "RemoteIFD", dependencies: ["SmartCard", "OrderedJSON", "Online", "EIDCrypto", "IFDTransport"]),
+        .target(
+            name: "Faces",
+            dependencies: [
+                "SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService", "OrderedJSON", "RemoteIFD",
+            ]
+        ),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
         ),
@@ -179,7 +188,7 @@ let package = Package(
             name: "eid",
             dependencies: [
                 "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
-                "EIDCrypto", "TestPKI", "LocalService",
+                "EIDCrypto", "TestPKI", "LocalService", "RemoteIFD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -299,7 +308,7 @@ let package = Package(
             name: "FacesTests",
             dependencies: [
                 "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
-                "LockedPages", "LocalService",
+                "LockedPages", "LocalService", "RemoteIFD",
             ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.
@@ -320,6 +329,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer", "ECardAPISchema",
+                "RemoteIFD",
             ]
         ),
         .testTarget(
@@ -340,6 +350,7 @@ let package = Package(
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
+        .testTarget(name: "RemoteIFDTests", dependencies: ["RemoteIFD", "SmartCard", "OrderedJSON", "Online"]),
         // Against a phone's side made of TestServerHTTPS's OpenSSL server handler and NIO's WebSocket server, and
         // against openssl s_server (RSA-PSK as PersoSim takes it, a client certificate required).
         .testTarget(
