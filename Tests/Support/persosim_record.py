@@ -43,7 +43,7 @@ def persosim_commits(persosim_dir):
 class Server:
     """A fresh headless PersoSim server on loopback; its stdin is the phone's PIN pad."""
 
-    def __init__(self, persosim_dir, workdir, announce_port, pairing_code=None, trust=None):
+    def __init__(self, persosim_dir, workdir, announce_port, pairing_code=None, trust=None, pin_pad=True):
         self.log_path = os.path.join(workdir, "server-%d.log" % announce_port)
         self.log = open(self.log_path, "wb")
         paired = os.path.join(workdir, "paired-%d" % announce_port)
@@ -52,6 +52,8 @@ class Server:
             args += ["--pairing-code", pairing_code]
         if trust:
             args += ["--trust", trust]
+        if not pin_pad:
+            args += ["--pin-pad", "no"]
         env = dict(os.environ, REMOTE_IFD_BIND="127.0.0.1", NO_BROADCAST="1", ANNOUNCE_TO="127.0.0.1:%d" % announce_port)
         self.udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.udp.bind(("127.0.0.1", announce_port))
@@ -203,7 +205,7 @@ class Recorder:
                         "-days", "3650", "-subj", "/CN=eid-persosim-record"], check=True, capture_output=True)
         commits = persosim_commits(persosim_dir)
         self.source = {
-            "peer": "PersoSim remote IFD server, headless kit (shared/peers/persosim), Announcer patched for ANNOUNCE_TO=host:port",
+            "peer": "PersoSim remote IFD server, headless kit (shared/peers/persosim) with ANNOUNCE_TO=host:port and --pin-pad yes|no",
             "commits": commits,
             "recorded": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%MZ"),
             "how": "Tests/Support/persosim_record.py: Python 3.13 ssl (TLS 1.2, PSK in pairing) + WebSocket text frames, fresh server per case on 127.0.0.1",
@@ -222,8 +224,8 @@ class Recorder:
             f.write("\n")
         print("wrote", path)
 
-    def server(self, pairing_code=None, trust=None):
-        return Server(self.dir, self.work, self.next_port(), pairing_code, trust)
+    def server(self, pairing_code=None, trust=None, pin_pad=True):
+        return Server(self.dir, self.work, self.next_port(), pairing_code, trust, pin_pad)
 
     def connect_normal(self, server, context=True):
         ann = server.announcement(False)
@@ -383,6 +385,19 @@ class Recorder:
         finally:
             srv.stop()
 
+    def basic_reader(self):
+        srv = self.server(trust=self.cert, pin_pad=False)
+        try:
+            _, conn = self.connect_normal(srv)
+            handle, status, connect = self.session(conn)
+            pace = {"msg": "IFDEstablishPACEChannel", "ContextHandle": handle, "SlotHandle": connect["SlotHandle"], "InputData": establish_pace_input(PIN)}
+            answer = conn.request(pace, "IFDEstablishPACEChannelResponse", timeout=4)
+            conn.close()
+            self.save("IFDStatus-basic", note="The kit's --pin-pad no (PersoSim without its PACE feature, as a phone with PIN pad mode off): PINPad false; IFDEstablishPACEChannel is then not answered at all",
+                      response=status, establish_pace_channel={"request": pace, "response": answer if answer is not None else "no answer within 4 s"})
+        finally:
+            srv.stop()
+
     def pinpad_flow(self):
         srv = self.server(trust=self.cert)
         try:
@@ -407,7 +422,7 @@ def main():
     outdir = sys.argv[1]
     os.makedirs(outdir, exist_ok=True)
     rec = Recorder(os.environ["PERSOSIM_DIR"], outdir, int(sys.argv[2]) if len(sys.argv) > 2 else 46550)
-    for case in [rec.pairing, rec.wrong_pairing_code, rec.unpaired_certificate, rec.normal_flow, rec.wrong_pin, rec.pinpad_flow]:
+    for case in [rec.pairing, rec.wrong_pairing_code, rec.unpaired_certificate, rec.normal_flow, rec.wrong_pin, rec.basic_reader, rec.pinpad_flow]:
         print("case", case.__name__, flush=True)
         case()
     print("logs in", rec.work)
