@@ -181,6 +181,9 @@ completions: build
 	"$$bin/eid" --generate-completion-script bash > completions/eid.bash; \
 	"$$bin/eid" --generate-completion-script zsh > completions/_eid; \
 	"$$bin/eid" --generate-completion-script fish > completions/eid.fish; \
+	"$$bin/eid-sim" --generate-completion-script bash > completions/eid-sim.bash; \
+	"$$bin/eid-sim" --generate-completion-script zsh > completions/_eid-sim; \
+	"$$bin/eid-sim" --generate-completion-script fish > completions/eid-sim.fish; \
 	"$$bin/eid-testserver" --generate-completion-script bash > completions/eid-testserver.bash; \
 	"$$bin/eid-testserver" --generate-completion-script zsh > completions/_eid-testserver; \
 	"$$bin/eid-testserver" --generate-completion-script fish > completions/eid-testserver.fish

@@ -10,7 +10,8 @@ import PackageDescription
 //   EIDCrypto            a small Swift facade over OpenSSL libcrypto
 //   EAC                  SecurityInfos, PACE, secure messaging, CV certificates, the built-in CVCAs (DER files)
 //   TestPKI              the project's test CVCA (TEST ONLY) and DV/terminal certificates issued from it
-//   CCurl, TLS           libcurl (OpenSSL backend) and libssl, loaded on first use (dlopen); HTTP over
+//   CLibSSL              libssl, loaded on first use (dlopen): its functions under their own names
+//   CCurl, TLS           libcurl (OpenSSL backend), loaded on first use (dlopen), with CLibSSL; HTTP over
 //                        TLS-1/TLS-2 for the eID client
 //   CardSimulator        the software eID card (eid-sim, and the in-process "Simulator" reader provider)
 //   Online               TcToken, the PAOS messages, eCard-API result codes (XML through libxml2: CLibXML2),
@@ -21,6 +22,9 @@ import PackageDescription
 //                        machines speaking SDK messages; imports neither PCSC nor CardSimulator (the
 //                        executables wire the providers) nor any transport
 //   OnlineClient         the TcToken fetch and PAOSTransport over HTTP/TLS (TLS-1, TLS-2); no workflow
+//   IFDTransport         the secure pipe to a phone as card reader: TLS 1.2 (CLibSSL through memory BIOs, pairing
+//                        with RSA-PSK, paired with the phone's certificate pinned), the WebSocket client
+//                        (NIOWebSocket), eid's own RSA key and certificate; blocking, every wait bounded
 //   LocalService         eid serve's port, transport only: HTTP/1.1 (NIOHTTP1) and the SDK WebSocket (NIOWebSocket),
 //                        request routing, the Host check, error pages, socket activation; asks a delegate
 //   Faces                the terminal and JSON faces over an injected context (console, input,
@@ -29,6 +33,9 @@ import PackageDescription
 //                        service sessions (LocalService's delegate: SDK clients, browser activations)
 //   EIDTestServer        the test eID server's sessions without transport: the PAOS exchange as a state
 //                        machine, its PKI, fault injection, the session result; no card, no HTTP/TLS
+//   SimulatedPhone       eid-sim --ifd: a phone running AusweisApp as card reader (TR-03112-6 IFD server:
+//                        discovery, pairing, TLS over TestServerHTTPS's OpenSSL, WebSocket), the software card in it;
+//                        written from the protocol, independent of eid's client side (RemoteIFD)
 //   eid, eid-sim         thin executables: arguments, wiring a context, exit codes
 //   TestServerHTTPS      eid-testserver's HTTPS front end: NIOHTTP1 + OpenSSL (CTestServerTLS) through memory BIOs
 //   EIDTestServerHTTPS   EIDServerSessionHandler: EIDTestServer's sessions behind TestServerHTTPS's PAOS endpoint
@@ -66,7 +73,9 @@ let package = Package(
         // that never goes online never maps them (README, "Memory"). Their headers: libxml2-dev,
         // libcurl4-openssl-dev, libssl-dev.
         .target(name: "CLibXML2"),
-        .target(name: "CCurl", linkerSettings: [.linkedLibrary("crypto")]),
+        // libssl, loaded on first use (dlopen) for both of its users: CCurl (libcurl's TLS) and IFDTransport.
+        .target(name: "CLibSSL", linkerSettings: [.linkedLibrary("crypto")]),
+        .target(name: "CCurl", dependencies: ["CLibSSL"], linkerSettings: [.linkedLibrary("crypto")]),
         // libssl for eid-testserver's TLS server (RSA-PSK, session cache and tickets), driven through memory BIOs.
         .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.
@@ -125,6 +134,18 @@ let package = Package(
         // Implements Online's PAOSTransport and RefreshAddressClient, so neither it nor Workflows imports the
         // other; Workflows stays without network (its tests play the server in process).
         .target(name: "OnlineClient", dependencies: ["TLS", "Online", "SmartCard"]),
+        // The secure pipe to a phone as card reader (TR-03112-6 IFD): TLS 1.2 over libssl (CLibSSL, memory BIOs),
+        // the WebSocket client of NIOWebSocket, eid's own RSA identity; no IFD message (RemoteIFD).
+        .target(
+            name: "IFDTransport",
+            dependencies: [
+                "CLibSSL", "EIDCrypto", "SmartCard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // eid serve's transport: HTTP and the SDK WebSocket on SwiftNIO; no workflow, no SDK message.
         .target(
             name: "LocalService",
@@ -136,7 +157,16 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ]
         ),
-        .target(name: "Faces", dependencies: ["SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService"]),
+        // The phone as card reader (TR-03112-6 IFD over wss), client side above the transport: the IFD
+        // messages, discovery, the paired phones' store, a CardReaderProvider; TLS and WebSocket come in
+        // through IFDMessageChannel.
+        .target(name: "RemoteIFD", dependencies: ["SmartCard", "OrderedJSON", "Online", "EIDCrypto", "IFDTransport"]),
+        .target(
+            name: "Faces",
+            dependencies: [
+                "SmartCard", "SDK", "Workflows", "Online", "EAC", "LocalService", "OrderedJSON", "RemoteIFD",
+            ]
+        ),
         .target(
             name: "EIDTestServer", dependencies: ["Online", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "OrderedJSON"]
         ),
@@ -144,7 +174,7 @@ let package = Package(
             name: "eid",
             dependencies: [
                 "Faces", "Workflows", "PCSC", "CardSimulator", "SmartCard", "OnlineClient", "TLS", "Online", "EAC",
-                "EIDCrypto", "TestPKI", "LocalService",
+                "EIDCrypto", "TestPKI", "LocalService", "RemoteIFD",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -195,10 +225,22 @@ let package = Package(
                 "TestPKI",
             ]
         ),
+        // eid-sim --ifd: the phone as card reader (server side), written from the protocol and AusweisApp's
+        // behaviour, never from eid's client (RemoteIFD), so that the two sides test each other.
+        .target(
+            name: "SimulatedPhone",
+            dependencies: [
+                "CardSimulator", "SmartCard", "EAC", "EIDCrypto", "OrderedJSON", "TestServerHTTPS",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "eid-sim",
             dependencies: [
-                "CardSimulator", "SmartCard",
+                "CardSimulator", "SmartCard", "SimulatedPhone", "EAC",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             linkerSettings: releaseLinking
@@ -281,8 +323,31 @@ let package = Package(
                 "FuzzTargets", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "Online", "CardSimulator", "EIDTestServer",
             ]
         ),
+        // The phone's messages with a JSON client written in the test, its PIN-pad PACE (and TA, CA and the
+        // server's secure messaging through it), and the real server over TLS and WebSocket (openssl s_client
+        // for the PSK pairing, a Python client for the rest).
+        .testTarget(
+            name: "SimulatedPhoneTests",
+            dependencies: [
+                "SimulatedPhone", "CardSimulator", "EAC", "EIDCrypto", "SmartCard", "OrderedJSON", "TestServerHTTPS",
+                "TestPKI",
+            ]
+        ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
+        .testTarget(name: "RemoteIFDTests", dependencies: ["RemoteIFD", "SmartCard", "OrderedJSON", "Online"]),
+        // Against a phone's side made of TestServerHTTPS's OpenSSL server handler and NIO's WebSocket server, and
+        // against openssl s_server (RSA-PSK as PersoSim takes it, a client certificate required).
+        .testTarget(
+            name: "IFDTransportTests",
+            dependencies: [
+                "IFDTransport", "TestServerHTTPS", "CTestServerTLS", "EIDCrypto", "SmartCard",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+            ]
+        ),
         // eid's terminal against OpenPACE's card, and OpenPACE's terminal against eid's software card.
         .testTarget(
             name: "PeerTests",

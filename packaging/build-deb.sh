@@ -51,9 +51,11 @@ install -m 644 "$root/packaging/debian/copyright" "$stage/usr/share/doc/$package
 gzip -9n < "$changelog" > "$stage/usr/share/doc/$package/changelog.gz"
 # bash-completion sources the file: no hashbang (the argument parser writes one).
 install -d "$stage/usr/share/bash-completion/completions"
-sed '1{/^#!/d}' "$root/completions/$package.bash" > "$stage/usr/share/bash-completion/completions/$package"
-install -D -m 644 "$root/completions/_$package" "$stage/usr/share/zsh/vendor-completions/_$package"
-install -D -m 644 "$root/completions/$package.fish" "$stage/usr/share/fish/vendor_completions.d/$package.fish"
+for exe in "${executables[@]}"; do
+    sed '1{/^#!/d}' "$root/completions/$exe.bash" > "$stage/usr/share/bash-completion/completions/$exe"
+    install -D -m 644 "$root/completions/_$exe" "$stage/usr/share/zsh/vendor-completions/_$exe"
+    install -D -m 644 "$root/completions/$exe.fish" "$stage/usr/share/fish/vendor_completions.d/$exe.fish"
+done
 if [ "$package" = eid ]; then
     # The desktop: eid serve on 127.0.0.1:24727 by socket activation (systemctl --user enable --now
     # eid.socket), and the eid:// scheme handler (desktop-file-utils' dpkg trigger updates the

@@ -1,6 +1,6 @@
-/* libcurl.so.4 and libssl.so.3, loaded on first use (include/CCurl.h): every function the TLS target
- * calls is defined here under its own name and forwards to the loaded library. When the library is
- * missing, each answers as libcurl or OpenSSL answer a failure (NULL, an error code, nothing), so no
+/* libcurl.so.4, loaded on first use (include/CCurl.h), and with it libssl.so.3 (CLibSSL): every libcurl
+ * function the TLS target calls is defined here under its own name and forwards to the loaded library. When
+ * the library is missing, each answers as libcurl answers a failure (NULL, an error code, nothing), so no
  * caller crashes; CurlTransfer asks eid_curl_load first and reports why. */
 #include "CurlLibrary.h"
 
@@ -29,31 +29,10 @@
     F(CURLUcode, curl_url_set, (CURLU * handle, CURLUPart what, const char *part, unsigned int flags),     \
       (handle, what, part, flags), CURLUE_OUT_OF_MEMORY)
 
-#define EID_SSL_FUNCTIONS(F, V)                                                                            \
-    F(const char *, SSL_CIPHER_get_name, (const SSL_CIPHER *c), (c), "(none)")                             \
-    F(X509_VERIFY_PARAM *, SSL_CTX_get0_param, (SSL_CTX * ctx), (ctx), NULL)                               \
-    F(void *, SSL_CTX_get_ex_data, (const SSL_CTX *ctx, int index), (ctx, index), NULL)                    \
-    V(SSL_CTX_set1_cert_store, (SSL_CTX * ctx, X509_STORE *store), (ctx, store))                           \
-    F(int, SSL_CTX_set_ex_data, (SSL_CTX * ctx, int index, void *data), (ctx, index, data), 0)            \
-    V(SSL_CTX_set_info_callback, (SSL_CTX * ctx, void (*cb)(const SSL *ssl, int type, int val)), (ctx, cb)) \
-    V(SSL_CTX_set_psk_client_callback, (SSL_CTX * ctx, SSL_psk_client_cb_func cb), (ctx, cb))              \
-    V(SSL_CTX_set_verify, (SSL_CTX * ctx, int mode, SSL_verify_cb cb), (ctx, mode, cb))                   \
-    F(uint64_t, SSL_CTX_set_options, (SSL_CTX * ctx, uint64_t options), (ctx, options), 0)                \
-    F(long, SSL_CTX_ctrl, (SSL_CTX * ctx, int cmd, long larg, void *parg), (ctx, cmd, larg, parg), 0)     \
-    F(long, SSL_ctrl, (SSL * ssl, int cmd, long larg, void *parg), (ssl, cmd, larg, parg), 0)             \
-    F(X509 *, SSL_get0_peer_certificate, (const SSL *ssl), (ssl), NULL)                                    \
-    F(SSL_CTX *, SSL_get_SSL_CTX, (const SSL *ssl), (ssl), NULL)                                           \
-    F(const SSL_CIPHER *, SSL_get_current_cipher, (const SSL *ssl), (ssl), NULL)                           \
-    F(int, SSL_get_ex_data_X509_STORE_CTX_idx, (void), (), -1)                                             \
-    F(long, SSL_get_verify_result, (const SSL *ssl), (ssl), X509_V_ERR_UNSPECIFIED)                        \
-    F(const char *, SSL_get_version, (const SSL *ssl), (ssl), "unknown")                                   \
-    F(int, SSL_session_reused, (const SSL *ssl), (ssl), 0)
-
 /* One pointer per function, filled by load(). */
 #define EID_POINTER(type, name, parameters, arguments, fallback) static type(*loaded_##name) parameters;
 #define EID_VOID_POINTER(name, parameters, arguments) static void(*loaded_##name) parameters;
 EID_CURL_FUNCTIONS(EID_POINTER, EID_VOID_POINTER)
-EID_SSL_FUNCTIONS(EID_POINTER, EID_VOID_POINTER)
 
 CURLcode (*eid_curl_easy_setopt_loaded)(CURL *, CURLoption, ...);
 CURLcode (*eid_curl_easy_getinfo_loaded)(CURL *, CURLINFO, ...);
@@ -68,12 +47,9 @@ static char problem_text[512];
     if ((*(void **)&loaded_##name = dlsym(library, #name)) == NULL) return #name;
 #define EID_RESOLVE_CURL(type, name, parameters, arguments, fallback) EID_RESOLVE(curl, name)
 #define EID_RESOLVE_CURL_VOID(name, parameters, arguments) EID_RESOLVE(curl, name)
-#define EID_RESOLVE_SSL(type, name, parameters, arguments, fallback) EID_RESOLVE(ssl, name)
-#define EID_RESOLVE_SSL_VOID(name, parameters, arguments) EID_RESOLVE(ssl, name)
 
-static const char *resolve(void *curl, void *ssl) {
+static const char *resolve(void *curl) {
     EID_CURL_FUNCTIONS(EID_RESOLVE_CURL, EID_RESOLVE_CURL_VOID)
-    EID_SSL_FUNCTIONS(EID_RESOLVE_SSL, EID_RESOLVE_SSL_VOID)
     if ((*(void **)&eid_curl_easy_setopt_loaded = dlsym(curl, "curl_easy_setopt")) == NULL) return "curl_easy_setopt";
     if ((*(void **)&eid_curl_easy_getinfo_loaded = dlsym(curl, "curl_easy_getinfo")) == NULL) {
         return "curl_easy_getinfo";
@@ -96,15 +72,18 @@ static void *open_library(const char *file, const char *name, const char *packag
 }
 
 static void load(void) {
-    /* libcurl first: it brings libssl.so.3 (Debian's libcurl4 is built on OpenSSL 3), which the second
+    /* libcurl first: it brings libssl.so.3 (Debian's libcurl4 is built on OpenSSL 3), which CLibSSL's
      * dlopen then only finds. RTLD_LOCAL: nothing else in the process binds to them by accident. */
     void *curl = open_library("libcurl.so.4", "libcurl", "libcurl4");
-    void *ssl = curl == NULL ? NULL : open_library("libssl.so.3", "OpenSSL's libssl", "libssl3");
-    if (ssl == NULL) return;
-    const char *missing = resolve(curl, ssl);
+    if (curl == NULL) return;
+    const char *ssl_problem = eid_libssl_load();
+    if (ssl_problem != NULL) {
+        problem = ssl_problem;
+        return;
+    }
+    const char *missing = resolve(curl);
     if (missing != NULL) {
-        snprintf(problem_text, sizeof problem_text,
-                 "the installed libcurl or libssl has no %s; eid needs libcurl4 7.88 and libssl3 3.0 or newer",
+        snprintf(problem_text, sizeof problem_text, "the installed libcurl has no %s; eid needs libcurl4 7.88 or newer",
                  missing);
         problem = problem_text;
         return;
@@ -129,4 +108,3 @@ const char *eid_curl_load(void) {
         loaded_##name arguments;                                                                           \
     }
 EID_CURL_FUNCTIONS(EID_FORWARD, EID_FORWARD_VOID)
-EID_SSL_FUNCTIONS(EID_FORWARD, EID_FORWARD_VOID)

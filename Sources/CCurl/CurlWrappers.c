@@ -1,4 +1,4 @@
-/* The typed wrappers of include/CCurl.h over libcurl's variadic functions and OpenSSL's macros. */
+/* The typed wrappers of include/CCurl.h over libcurl's variadic functions. */
 #include "CurlLibrary.h"
 
 /* libcurl's variadic calls once it is loaded; CURLE_FAILED_INIT when it is not. */
@@ -40,25 +40,4 @@ SSL *eid_curl_tls_ssl(CURL *h) {
 CURLSHcode eid_curl_share_data(CURLSH *s, curl_lock_data d) {
     if (eid_curl_load() != NULL) return CURLSHE_NOT_BUILT_IN;
     return eid_curl_share_setopt_loaded(s, CURLSHOPT_SHARE, d);
-}
-
-int eid_ssl_ctx_ex_index(void) {
-    static int index = -1;
-    if (index < 0) index = SSL_CTX_get_ex_new_index(0, NULL, NULL, NULL, NULL);
-    return index;
-}
-int eid_ssl_ctx_set_sigalgs(SSL_CTX *ctx, const char *list) { return (int)SSL_CTX_set1_sigalgs_list(ctx, list); }
-void eid_ssl_ctx_cleanse_plaintext(SSL_CTX *ctx) { SSL_CTX_set_options(ctx, SSL_OP_CLEANSE_PLAINTEXT); }
-EVP_PKEY *eid_ssl_peer_tmp_key(SSL *ssl) {
-    EVP_PKEY *key = NULL;
-    if (!SSL_get_peer_tmp_key(ssl, &key)) return NULL;
-    return key;
-}
-int eid_ssl_received_alert(int where, int ret) {
-    return (where & SSL_CB_READ_ALERT) == SSL_CB_READ_ALERT ? (ret & 0xff) : -1;
-}
-int eid_x509_der(X509 *cert, unsigned char *out) {
-    if (out == NULL) return i2d_X509(cert, NULL);
-    unsigned char *p = out;
-    return i2d_X509(cert, &p);
 }

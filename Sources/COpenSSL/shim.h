@@ -98,6 +98,8 @@ static inline void eid_openssl_free(void *p) { OPENSSL_free(p); }
 #include <openssl/x509v3.h>
 #include <openssl/cms.h>
 #include <openssl/objects.h>
+/* PEM files of a key and certificate (Sources/EIDCrypto/X509Certificate+SelfSigned.swift). */
+#include <openssl/pem.h>
 
 /* A fresh EC key pair on the named curve `group` (e.g. "brainpoolP256r1"). NULL on failure. */
 static inline EVP_PKEY *eid_ec_pkey_generate(const char *group) {

@@ -168,6 +168,57 @@ static inline size_t eid_pem_certificate_der(const char *pem, unsigned char **ou
     return n > 0 ? (size_t)n : 0;
 }
 
+/* A TLS 1.2 server SSL_CTX for a phone as card reader (TR-03112-6 IFD): `ciphers` only (the RSA-PSK suites
+ * while pairing, ECDHE-RSA otherwise), the certificate and key from PEM text, a client certificate
+ * required and judged by `verify` (the clients' certificates are self-signed: OpenSSL's own verdict
+ * is replaced), no session resumption (every connection shows its certificate). NULL on failure. */
+static inline SSL_CTX *eid_tls_ifd_ctx_new(const char *cert_pem, const char *key_pem, const char *ciphers,
+                                            SSL_verify_cb verify) {
+    SSL_CTX *ctx = SSL_CTX_new(TLS_server_method());
+    BIO *cbio = BIO_new_mem_buf(cert_pem, -1), *kbio = BIO_new_mem_buf(key_pem, -1);
+    X509 *cert = cbio != NULL ? PEM_read_bio_X509(cbio, NULL, NULL, NULL) : NULL;
+    EVP_PKEY *key = kbio != NULL ? PEM_read_bio_PrivateKey(kbio, NULL, NULL, NULL) : NULL;
+    int ok = ctx != NULL && cert != NULL && key != NULL
+        && SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION)
+        && SSL_CTX_set_max_proto_version(ctx, TLS1_2_VERSION)
+        && SSL_CTX_set_cipher_list(ctx, ciphers)
+        && SSL_CTX_use_certificate(ctx, cert) == 1
+        && SSL_CTX_use_PrivateKey(ctx, key) == 1
+        && SSL_CTX_check_private_key(ctx) == 1;
+    if (ok) {
+        SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+        SSL_CTX_set_options(ctx, SSL_OP_NO_TICKET | SSL_OP_CIPHER_SERVER_PREFERENCE | SSL_OP_NO_RENEGOTIATION);
+        SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT, verify);
+    }
+    X509_free(cert);
+    EVP_PKEY_free(key);
+    BIO_free(cbio);
+    BIO_free(kbio);
+    if (!ok) { SSL_CTX_free(ctx); ERR_clear_error(); return NULL; }
+    return ctx;
+}
+
+/* The SSL_CTX of the connection whose certificate chain `store` verifies (in a verify callback). */
+static inline SSL_CTX *eid_tls_verifying_ctx(X509_STORE_CTX *store) {
+    SSL *ssl = X509_STORE_CTX_get_ex_data(store, SSL_get_ex_data_X509_STORE_CTX_idx());
+    return ssl != NULL ? SSL_get_SSL_CTX(ssl) : NULL;
+}
+
+/* The DER of `cert` (OPENSSL_free). 0 on failure. */
+static inline size_t eid_x509_der(X509 *cert, unsigned char **out) {
+    *out = NULL;
+    int n = cert != NULL ? i2d_X509(cert, out) : 0;
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The DER of the peer's certificate on this connection (OPENSSL_free), 0 when there is none. */
+static inline size_t eid_tls_peer_certificate_der(const SSL *ssl, unsigned char **out) {
+    X509 *cert = SSL_get1_peer_certificate(ssl);
+    size_t n = eid_x509_der(cert, out);
+    X509_free(cert);
+    return n;
+}
+
 static inline void eid_tls_openssl_free(void *p) { OPENSSL_free(p); }
 
 #endif

@@ -17,7 +17,7 @@ public final class X509Certificate: Equatable, @unchecked Sendable {
         handle = cert
     }
 
-    private init(owning handle: OpaquePointer) { self.handle = handle }
+    init(owning handle: OpaquePointer) { self.handle = handle }
 
     deinit { X509_free(handle) }
 
@@ -53,7 +53,7 @@ public final class X509Certificate: Equatable, @unchecked Sendable {
     public static func == (lhs: X509Certificate, rhs: X509Certificate) -> Bool { lhs.der == rhs.der }
 }
 
-/// An EC private key for X.509 and CMS signing (OpenSSL EVP_PKEY), stored as PKCS#8 DER.
+/// A private key for X.509, CMS and TLS (OpenSSL EVP_PKEY): EC, or RSA (`X509PrivateKey+RSA`); PKCS#8.
 public final class X509PrivateKey: @unchecked Sendable {
     // @unchecked: the EVP_PKEY is never mutated after init; OpenSSL signs with it thread-safely.
     let handle: OpaquePointer
@@ -66,6 +66,8 @@ public final class X509PrivateKey: @unchecked Sendable {
         }
         handle = key
     }
+
+    init(owning handle: OpaquePointer) { self.handle = handle }
 
     /// A key from its PKCS#8 DER encoding.
     public init(pkcs8 der: [UInt8]) throws {

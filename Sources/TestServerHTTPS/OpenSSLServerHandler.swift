@@ -6,11 +6,11 @@ import NIOCore
 /// (to the HTTP decoder); plaintext going down is SSL_write'd and the write BIO's records go to
 /// the socket. A failed handshake or a broken record closes the connection; OpenSSL's error
 /// queue is cleared, nothing secret is logged. Lives on its channel's event loop only.
-final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = ByteBuffer
-    typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+public final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    public typealias InboundIn = ByteBuffer
+    public typealias InboundOut = ByteBuffer
+    public typealias OutboundIn = ByteBuffer
+    public typealias OutboundOut = ByteBuffer
 
     private let context: TLSServerContext
     private let statistics: FrontEndStatistics?
@@ -20,12 +20,12 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
     private var established = false
     private var closing = false
 
-    init(context: TLSServerContext, statistics: FrontEndStatistics? = nil) {
+    public init(context: TLSServerContext, statistics: FrontEndStatistics? = nil) {
         self.context = context
         self.statistics = statistics
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    public func handlerAdded(context: ChannelHandlerContext) {
         var rbio: OpaquePointer?
         var wbio: OpaquePointer?
         guard let ssl = eid_tls_server_connection(self.context.handle, &rbio, &wbio) else {
@@ -39,12 +39,12 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
         writeBIO = wbio
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    public func handlerRemoved(context: ChannelHandlerContext) {
         if let ssl { SSL_free(ssl) }  // frees both BIOs
         ssl = nil
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard let ssl, let readBIO, !closing else { return }
         let bytes = unwrapInboundIn(data)
         let written = bytes.withUnsafeReadableBytes { BIO_write(readBIO, $0.baseAddress, Int32($0.count)) }
@@ -61,14 +61,16 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
             let identity = eid_tls_psk_identity(ssl).map { String(cString: $0) }
             let cipher = eid_tls_cipher_name(ssl).map { String(cString: $0) } ?? ""
             context.fireUserInboundEventTriggered(
-                TLSEstablished(pskIdentity: identity, resumed: SSL_session_reused(ssl) == 1, cipher: cipher))
+                TLSEstablished(
+                    pskIdentity: identity, resumed: SSL_session_reused(ssl) == 1, cipher: cipher,
+                    peerCertificateDER: peerCertificateDER(ssl)))
         }
         readPlaintext(context)
     }
 
     private func readPlaintext(_ context: ChannelHandlerContext) {
-        guard let ssl else { return }
-        while !closing {
+        // `ssl` is looked up each round: a handler above may take this one out (and free it) while it reads.
+        while !closing, let ssl {
             var buffer = context.channel.allocator.buffer(capacity: 16 * 1024)
             var result: Int32 = 0
             _ = buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 16 * 1024) { raw in
@@ -91,7 +93,7 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         guard let ssl, established, !closing else {
             promise?.fail(ChannelError.ioOnClosedChannel)
             return
@@ -116,9 +118,9 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
         writeRecords(context, promise: promise)
     }
 
-    func flush(context: ChannelHandlerContext) { context.flush() }
+    public func flush(context: ChannelHandlerContext) { context.flush() }
 
-    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+    public func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
         if let ssl, established, !closing {
             closing = true
             _ = SSL_shutdown(ssl)  // queues close_notify
@@ -128,6 +130,15 @@ final class OpenSSLServerHandler: ChannelDuplexHandler, RemovableChannelHandler 
         }
         closing = true
         context.close(mode: mode, promise: promise)
+    }
+
+    /// The DER of the client's certificate, nil when it sent none.
+    private func peerCertificateDER(_ ssl: OpaquePointer) -> [UInt8]? {
+        var out: UnsafeMutablePointer<UInt8>?
+        let n = eid_tls_peer_certificate_der(ssl, &out)
+        guard n > 0, let out else { return nil }
+        defer { eid_tls_openssl_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: n))
     }
 
     /// Sends what OpenSSL has queued in the write BIO (handshake messages, records, alerts).

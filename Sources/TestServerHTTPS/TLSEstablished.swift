@@ -7,4 +7,6 @@ public struct TLSEstablished: Sendable, Equatable {
     public var resumed: Bool
     /// The negotiated suite, e.g. "RSA-PSK-AES256-GCM-SHA384".
     public var cipher: String
+    /// The DER of the certificate the client presented, nil when it presented none.
+    public var peerCertificateDER: [UInt8]? = nil
 }

@@ -13,6 +13,8 @@ public final class TLSServerContext: @unchecked Sendable {
     public let keys: PSKStore
     /// The certificate the next connection gets instead of this context's (`tls_changed_after_eac1`).
     public let nextConnection = NextConnectionCertificate()
+    /// Who judges the clients' certificates (a phone as card reader), kept alive for OpenSSL's callback.
+    let clientCertificates: (any ClientCertificateJudge)?
 
     /// TLS 1.2 suites, the server's preference first: AES-GCM with ECDHE (TLS-1; TR-03116-4),
     /// then RSA-PSK (TLS-2; TR-03124-1 §4.5: GCM preferred, RSA-PSK-AES256-CBC-SHA required).
@@ -35,7 +37,8 @@ public final class TLSServerContext: @unchecked Sendable {
 
     /// A context serving `certificatePEM` with `keyPEM` (PEM text); throws
     /// `TestServerError.tlsConfiguration` when OpenSSL refuses them.
-    public init(certificatePEM: String, keyPEM: String, keys: PSKStore = PSKStore()) throws(TestServerError) {
+    public convenience init(certificatePEM: String, keyPEM: String, keys: PSKStore = PSKStore()) throws(TestServerError)
+    {
         guard
             let ctx = eid_tls_server_ctx_new(
                 certificatePEM, keyPEM, Self.cipherSuites.joined(separator: ":"), Self.groups.joined(separator: ":"),
@@ -44,11 +47,20 @@ public final class TLSServerContext: @unchecked Sendable {
             ERR_clear_error()
             throw .tlsConfiguration
         }
-        handle = ctx
-        self.keys = keys
-        // The callback has no user-data argument: it finds the store through the SSL_CTX's ex data.
-        SSL_CTX_set_ex_data(ctx, 0, Unmanaged.passUnretained(keys).toOpaque())
+        self.init(handle: ctx, keys: keys, clientCertificates: nil)
         SSL_CTX_set_psk_server_callback(ctx, pskServerCallback)
+    }
+
+    /// Takes `handle` (freed in deinit); OpenSSL's callbacks find `keys` (ex data 0) and
+    /// `clientCertificates` (ex data 1) through it, as they have no user-data argument.
+    init(handle: OpaquePointer, keys: PSKStore, clientCertificates: (any ClientCertificateJudge)?) {
+        self.handle = handle
+        self.keys = keys
+        self.clientCertificates = clientCertificates
+        SSL_CTX_set_ex_data(handle, 0, Unmanaged.passUnretained(keys).toOpaque())
+        if let clientCertificates {
+            SSL_CTX_set_ex_data(handle, 1, Unmanaged.passUnretained(clientCertificates as AnyObject).toOpaque())
+        }
     }
 
     deinit { SSL_CTX_free(handle) }
@@ -59,10 +71,18 @@ public final class TLSServerContext: @unchecked Sendable {
 private func pskServerCallback(
     ssl: OpaquePointer?, identity: UnsafePointer<CChar>?, psk: UnsafeMutablePointer<UInt8>?, maxLength: UInt32
 ) -> UInt32 {
-    guard let ssl, let identity, let psk, let ctx = SSL_get_SSL_CTX(ssl), let store = SSL_CTX_get_ex_data(ctx, 0)
-    else { return 0 }
+    guard let identity else { return 0 }
+    return copyPSK(ssl: ssl, identity: String(cString: identity), into: psk, maxLength: maxLength)
+}
+
+/// Copies the key that the context's `PSKStore` (ex data 0) holds for `identity` into `psk`; its length, or 0
+/// when there is none or it does not fit.
+func copyPSK(ssl: OpaquePointer?, identity: String, into psk: UnsafeMutablePointer<UInt8>?, maxLength: UInt32)
+    -> UInt32
+{
+    guard let ssl, let psk, let ctx = SSL_get_SSL_CTX(ssl), let store = SSL_CTX_get_ex_data(ctx, 0) else { return 0 }
     let keys = Unmanaged<PSKStore>.fromOpaque(store).takeUnretainedValue()
-    guard var key = keys.key(for: String(cString: identity)), key.count <= Int(maxLength) else { return 0 }
+    guard var key = keys.key(for: identity), key.count <= Int(maxLength) else { return 0 }
     defer { for i in key.indices { key[i] = 0 } }
     key.withUnsafeBufferPointer { psk.update(from: $0.baseAddress!, count: $0.count) }
     return UInt32(key.count)

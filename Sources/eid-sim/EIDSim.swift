@@ -9,7 +9,7 @@ import SmartCard
 import Glibc
 #endif
 
-/// `eid-sim`: the software eID card, plugged into pcscd through vpcd.
+/// `eid-sim`: the software eID card, plugged into pcscd through vpcd, or (`--ifd`) in a simulated phone.
 @main
 struct EIDSim: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +23,9 @@ struct EIDSim: ParsableCommand {
             transportPIN, deactivated, pukUsesLeft, cardAccess, cvca, date, chipAuthenticationKey, dataGroups). The eID \
             application holds the ERIKA MUSTERMANN sample data unless the profile's dataGroups \
             change it; Terminal Authentication trusts the project's test CVCA DEEIDTESTCA00001 \
-            (TEST ONLY) unless --cvca names others.
+            (TEST ONLY) unless --cvca names others. With --ifd the card lies in a simulated phone \
+            running AusweisApp as card reader (TR-03112-6 IFD over wss: UDP announcements, pairing with a \
+            code, TLS 1.2, basic or PIN-pad mode) instead of vpcd's reader.
             """)
 
     @Option(
@@ -111,21 +113,30 @@ struct EIDSim: ParsableCommand {
                 + "pulled out mid-session.", valueName: "n", visibility: .hidden))
     var vanishAfter: Int?
 
+    @OptionGroup(title: "Phone as card reader")
+    var ifd: IFDOptions
+
     func run() throws {
         let cardProfile = try resolvedProfile()
         let card = SimulatedEIDCard(profile: cardProfile)
         if trace { card.onTrace { printError("eid-sim: \($0)") } }
+        if ifd.enabled { return try runPhone(card: card, profile: cardProfile) }
         let connection = VPCDConnection(endpoint: vpcd, card: card, onEvent: { printError("eid-sim: \($0)") })
         connection.stallAfter = stallAfter
         connection.vanishAfter = vanishAfter
+        Self.run(connection.run, stoppedBySignal: connection.stop)
+    }
+
+    /// Runs `body` (which blocks) until it returns; SIGTERM or SIGINT call `stop` meanwhile.
+    static func run(_ body: () -> Void, stoppedBySignal stop: @escaping @Sendable () -> Void) {
         let signals = [SIGTERM, SIGINT].map { number -> DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { connection.stop() }
+            source.setEventHandler(handler: stop)
             source.resume()
             return source
         }
-        connection.run()
+        body()
         for signal in signals { signal.cancel() }
     }
 

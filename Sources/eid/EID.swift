@@ -20,6 +20,6 @@ struct EID: ParsableCommand {
             where standard input is not a terminal, answers are read from it as SDK commands.
             """,
         version: version,
-        subcommands: [Readers.self, ChangePIN.self, Auth.self, Serve.self]
+        subcommands: [Readers.self, ChangePIN.self, Auth.self, Serve.self, Pair.self]
     )
 }

@@ -12,6 +12,9 @@ struct ReaderOptions: ParsableArguments {
     @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
     var simulator = false
 
+    @Flag(help: "Leave paired phones (eid pair) out: PC/SC readers only.")
+    var noRemote = false
+
     /// Checks a card command's --reader against --simulator (which uses the in-process card only)
     /// and its --timeout.
     func validate(reader: String?, timeout: Double) throws {
@@ -29,21 +32,24 @@ struct ReaderOptions: ParsableArguments {
 
     /// The process's face context with the readers these options ask for.
     func context() -> FaceContext {
-        FaceContext.process(readers: Self.readers(simulator: simulator))
+        FaceContext.process(readers: Self.readers(simulator: simulator, remote: !noRemote))
     }
 
-    /// The readers to use: PC/SC (unless it is down and the simulator was asked for) plus the
-    /// simulator; GET_READER_LIST looks at PC/SC through a connection of its own.
-    static func readers(simulator: Bool) -> ReaderProviders {
+    /// The readers to use: PC/SC (unless it is down and the simulator or a paired phone can stand
+    /// in), the simulator, and the paired phones (`remote`, unless --simulator: its card is the one
+    /// asked for); GET_READER_LIST looks at PC/SC through a connection of its own.
+    static func readers(simulator: Bool, remote: Bool = true) -> ReaderProviders {
         ReaderProviders(
             open: {
                 var providers: [any CardReaderProvider] = []
+                let phones = remote && !simulator ? PairedPhones.provider() : nil
                 do {
                     providers.append(try PCSCReaderProvider())
                 } catch let error as CardError {
-                    if !simulator { throw error }
+                    if !simulator && phones == nil { throw error }
                 }
                 if simulator { providers.append(SimulatorReaderProvider()) }
+                if let phones { providers.append(phones) }
                 return providers.count == 1 ? providers[0] : CombinedReaderProvider(providers)
             },
             lookup: { try? PCSCReaderProvider() })

@@ -38,6 +38,9 @@ struct Serve: ParsableCommand {
     @Flag(help: "Add a reader named 'Simulator' with the software eID card in process (no pcscd needed).")
     var simulator = false
 
+    @Flag(help: "Leave paired phones (eid pair) out: PC/SC readers only.")
+    var noRemote = false
+
     @Option(name: .long, help: ArgumentHelp("Use only this reader.", valueName: "name"))
     var reader: String?
 
@@ -87,7 +90,7 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
-        let context = FaceContext.process(readers: ReaderOptions.readers(simulator: simulator))
+        let context = FaceContext.process(readers: ReaderOptions.readers(simulator: simulator, remote: !noRemote))
         let anchors = try Auth.anchors(trustCVCA: trustCVCA, testPKI: testPKI || simulator, console: context.console)
         CoreDumps.disable()
         let options = ServiceSessions.Options(

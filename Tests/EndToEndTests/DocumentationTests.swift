@@ -7,9 +7,12 @@ import Testing
         if: FileManager.default.isExecutableFile(atPath: E2E.binDir.appendingPathComponent("eid").path),
         "needs the built eid binary: run `make test`"))
 struct DocumentationTests {
-    @Test(arguments: [("bash", "eid.bash"), ("zsh", "_eid"), ("fish", "eid.fish")])
-    func completionsAreGeneratedFromTheParser(shell: String, file: String) throws {
-        let generated = try runTool("eid", ["--generate-completion-script", shell])
+    @Test(arguments: [
+        ("eid", "bash", "eid.bash"), ("eid", "zsh", "_eid"), ("eid", "fish", "eid.fish"),
+        ("eid-sim", "bash", "eid-sim.bash"), ("eid-sim", "zsh", "_eid-sim"), ("eid-sim", "fish", "eid-sim.fish"),
+    ])
+    func completionsAreGeneratedFromTheParser(tool: String, shell: String, file: String) throws {
+        let generated = try runTool(tool, ["--generate-completion-script", shell])
         #expect(generated.status == 0)
         let committed = try String(
             contentsOf: E2E.packageRoot.appendingPathComponent("completions/\(file)"), encoding: .utf8)

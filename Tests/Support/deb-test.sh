@@ -65,6 +65,8 @@ for exe in eid eid-sim eid-testserver; do
 done
 for f in usr/share/man/man1/eid.1.gz usr/share/man/man1/eid-sim.1.gz usr/share/bash-completion/completions/eid \
     usr/share/zsh/vendor-completions/_eid usr/share/fish/vendor_completions.d/eid.fish \
+    usr/share/bash-completion/completions/eid-sim usr/share/zsh/vendor-completions/_eid-sim \
+    usr/share/fish/vendor_completions.d/eid-sim.fish \
     usr/lib/systemd/user/eid.socket usr/lib/systemd/user/eid.service usr/share/applications/eid.desktop \
     usr/share/doc/eid/copyright usr/share/doc/eid/changelog.gz \
     usr/share/man/man1/eid-testserver.1.gz usr/share/bash-completion/completions/eid-testserver \

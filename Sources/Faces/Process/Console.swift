@@ -1,3 +1,4 @@
+import OrderedJSON
 import SDK
 import SmartCard
 import Workflows
@@ -33,6 +34,9 @@ public final class Console: Sendable {
 
     /// Prints one SDK message as one JSON line (raw: the JSON encoder escapes it).
     public func json(_ message: SDKMessage) { write(message.jsonLine, to: .output) }
+
+    /// Prints a JSON value that is not an SDK message (`eid pair`'s) as one line.
+    public func json(_ value: JSONValue) { write(value.text, to: .output) }
 
     /// Says the reason's sentence on standard error (unless `quiet`) and returns its exit status.
     public func report(_ reason: FailureReason, quiet: Bool = false) -> Int32 {
