@@ -128,16 +128,37 @@ public final class PCSCCard: CardChannel {
         return response.bytes
     }
 
-    /// Sends a control code to the reader (SCardControl), e.g. a part 10 feature.
-    public func control(code: UInt32, data: [UInt8]) throws -> [UInt8] {
+    /// Sends a control code to the reader (SCardControl), e.g. a part 10 feature, and waits at most
+    /// `timeout` seconds for its answer (a PIN-pad reader answers when the user has typed). When
+    /// that passes the connection is given up as with a hung transmit: `CardError.timeout`.
+    public func control(code: UInt32, data: [UInt8], timeout: Double) throws -> [UInt8] {
         guard connected else { throw CardError.transportFailed("the connection to the card is closed") }
-        var out = [UInt8](repeating: 0, count: 1024)
-        var length: DWORD = 0
-        let rv = SCardControl(handle, DWORD(code), data, DWORD(data.count), &out, DWORD(out.count), &length)
-        guard rv == SCARD_S_SUCCESS else {
-            throw PCSCError(code: UInt32(truncatingIfNeeded: rv), function: "SCardControl")
+        let handle = self.handle
+        let answer = BoundedCall.run(
+            seconds: timeout,
+            { () -> ControlAnswer in
+                var out = [UInt8](repeating: 0, count: 4096)
+                var length: DWORD = 0
+                let rv = SCardControl(handle, DWORD(code), data, DWORD(data.count), &out, DWORD(out.count), &length)
+                return ControlAnswer(rv: rv, bytes: Array(out.prefix(Int(min(length, DWORD(out.count))))))
+            }, abandon: { _ in })
+        guard let answer else {
+            connected = false
+            abandoned = true
+            throw CardError.timeout
         }
-        return Array(out.prefix(Int(length)))
+        guard answer.rv == SCARD_S_SUCCESS else {
+            switch PCSCError(code: UInt32(truncatingIfNeeded: answer.rv), function: "SCardControl", reader: reader) {
+            case .cardRemoved, .cardReset, .readerUnavailable: throw CardError.cardRemoved
+            case let other: throw CardError.transportFailed(other.description)
+            }
+        }
+        return answer.bytes
+    }
+
+    private struct ControlAnswer: Sendable {
+        var rv: LONG
+        var bytes: [UInt8]
     }
 
     /// Ends the connection; leaves the card as it is (the next program gets it powered), or

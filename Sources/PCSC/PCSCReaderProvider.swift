@@ -32,8 +32,16 @@ public final class PCSCReaderProvider: CardReaderProvider {
         }
     }
 
+    /// A reader with FEATURE_EXECUTE_PACE gives a `PCSCPINPadCard` (a `PINPadConnection`): the
+    /// workflows then run PACE on the reader's PIN pad.
     public func connect(reader: String, exclusive: Bool) throws -> CardConnection {
-        try mapped { try context.connect(reader: reader, exclusive: exclusive) }
+        try mapped {
+            // The features first: their direct connection would not get past an exclusive one.
+            let f = features[reader] ?? context.features(of: reader)
+            features[reader] = f
+            let card = try context.connect(reader: reader, exclusive: exclusive)
+            return PCSCPINPadCard(card: card, features: f) ?? card
+        }
     }
 
     public func waitForChange(timeout: Double) throws {

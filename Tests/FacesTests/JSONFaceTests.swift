@@ -1,3 +1,4 @@
+import CardSimulator
 import Dispatch
 import Faces
 import Online
@@ -18,6 +19,21 @@ import Glibc
 
     func run(_ harness: Harness, timeout: Double = 10) -> Int32 {
         ChangePINFace(context: harness.context, options: .init(json: true, timeout: timeout)).run()
+    }
+
+    /// A reader with a PIN pad: ENTER_* carry `"keypad":true`, and SET_* without a value answer them.
+    @Test func onAKeypadReaderTheAnswersCarryNoValue() {
+        let harness = Harness(input: ScriptedInput([#"{"cmd":"SET_PIN"}"#, #"{"cmd":"SET_NEW_PIN"}"#]))
+        var context = harness.context
+        let card = harness.card
+        let keypad = SimulatedKeypad(pin: ["123456"], newPIN: "654321")
+        context.readers = ReaderProviders(
+            open: { SimulatorReaderProvider(card: card, keypad: keypad) }, lookup: { nil })
+        #expect(ChangePINFace(context: context, options: .init(json: true, timeout: 10)).run() == ExitStatus.success)
+        #expect(harness.sink.messages == ["CHANGE_PIN", "READER", "ENTER_PIN", "ENTER_NEW_PIN", "CHANGE_PIN"])
+        let enterPIN = harness.sink.output.first { $0.hasPrefix(#"{"msg":"ENTER_PIN""#) } ?? ""
+        #expect(enterPIN.contains(#""keypad":true"#))
+        #expect(harness.card.passwords.pin == "654321")
     }
 
     @Test func changesThePINWithOneJSONLinePerMessageInOrder() {

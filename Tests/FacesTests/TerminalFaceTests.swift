@@ -152,6 +152,26 @@ import Glibc
     }
 }
 
+/// A reader with a PIN pad: the terminal says where to type and asks nothing.
+@Suite struct TerminalFaceKeypadTests {
+    let pad = ReaderInfo(name: "Phone", keypad: true, card: .eID(CardInfo(retryCounter: 3)))
+
+    @Test func theKeypadIsNamedAndNothingIsRead() {
+        let terminal = FakeTerminal(typing: ["123456"])
+        let face = TerminalFace(terminal: TerminalInput(device: terminal))
+        let ask = SDKMessage.enterPIN(error: nil, reader: pad)
+        #expect(face.render(ask) == "Enter the PIN on the keypad of Phone.")
+        face.note(ask)
+        guard case .command(.setSecret(.pin, nil)) = face.nextCommand(timeout: 1) else {
+            Issue.record("SET_PIN without a value expected")
+            return
+        }
+        #expect(!terminal.events.contains("echo off"), "no prompt on the computer")
+        let newPIN = SDKMessage.enterNewPIN(error: nil, reader: pad)
+        #expect(face.render(newPIN) == "Choose your new 6-digit PIN. Enter the new PIN (twice) on the keypad of Phone.")
+    }
+}
+
 @Suite struct ReadersFaceTests {
     @Test func listsTheSimulatorAsATable() {
         let harness = Harness()

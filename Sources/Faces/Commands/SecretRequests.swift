@@ -10,6 +10,9 @@ public final class SecretRequests {
     public private(set) var pending: SecretKind?
     /// The sentence said with the last ENTER_* message (why it asks again), if any.
     public private(set) var reason: String?
+    /// Whether the pending secret is typed on the reader's keypad (a PIN-pad reader, a phone in
+    /// PIN-pad mode): the face then asks nothing and answers SET_* without a value.
+    public private(set) var onKeypad = false
     private var lastCounter: Int?
     private var asked: Set<SecretKind> = []
     /// Whether the PIN prompt offers the 5-digit transport PIN (change PIN; never in an authentication).
@@ -49,26 +52,42 @@ public final class SecretRequests {
             .enterNewPIN(let error, let reader):
             let kind = message.secretKind!
             if let error { return "Not accepted: \(error)." }
-            let counter = reader.card.eIDCard?.retryCounter
-            switch kind {
-            case .pin:
-                if let c = counter, let before = lastCounter, c < before {
-                    return "Wrong PIN. \(c) attempt\(c == 1 ? "" : "s") left."
-                }
-                if asked.contains(.puk) && !asked.contains(.pin) { return "The PIN is unblocked. Now enter your PIN." }
-                return nil
-            case .can:
-                if asked.contains(.can) { return "Wrong CAN. Try again." }
-                return "The PIN is suspended after two wrong attempts. Enter the CAN to unlock the last attempt."
-            case .puk:
-                if reader.card.eIDCard?.inoperative == true { return Self.pukUsedUp }
-                if asked.contains(.puk) { return "Wrong PUK. Try again." }
-                return "The PIN is blocked after three wrong attempts. Enter the PUK to unblock it."
-            case .newPIN:
-                return asked.contains(.newPIN) ? nil : "Choose your new 6-digit PIN."
-            }
+            guard reader.keypad else { return sentence(kind, reader) }
+            let keypad = "Enter the \(Self.name(kind)) on the keypad of \(reader.name)."
+            return [sentence(kind, reader), keypad].compactMap { $0 }.joined(separator: " ")
         default:
             return nil
+        }
+    }
+
+    /// What an ENTER_* message for `kind` says beyond the prompt (why it asks), or nil.
+    private func sentence(_ kind: SecretKind, _ reader: ReaderInfo) -> String? {
+        let counter = reader.card.eIDCard?.retryCounter
+        switch kind {
+        case .pin:
+            if let c = counter, let before = lastCounter, c < before {
+                return "Wrong PIN. \(c) attempt\(c == 1 ? "" : "s") left."
+            }
+            if asked.contains(.puk) && !asked.contains(.pin) { return "The PIN is unblocked. Now enter your PIN." }
+            return nil
+        case .can:
+            if asked.contains(.can) { return "Wrong CAN. Try again." }
+            return "The PIN is suspended after two wrong attempts. Enter the CAN to unlock the last attempt."
+        case .puk:
+            if reader.card.eIDCard?.inoperative == true { return Self.pukUsedUp }
+            if asked.contains(.puk) { return "Wrong PUK. Try again." }
+            return "The PIN is blocked after three wrong attempts. Enter the PUK to unblock it."
+        case .newPIN:
+            return asked.contains(.newPIN) ? nil : "Choose your new 6-digit PIN."
+        }
+    }
+
+    static func name(_ kind: SecretKind) -> String {
+        switch kind {
+        case .pin: return "PIN"
+        case .can: return "CAN"
+        case .puk: return "PUK"
+        case .newPIN: return "new PIN (twice)"
         }
     }
 
@@ -87,6 +106,7 @@ public final class SecretRequests {
             let kind = message.secretKind!
             reason = render(message)
             pending = kind
+            onKeypad = reader.keypad
             asked.insert(kind)
             if error != nil { return }
             lastCounter = reader.card.eIDCard?.retryCounter

@@ -40,6 +40,8 @@ public final class PinentryFace: SecretAsker, @unchecked Sendable {
 
     public func nextCommand(timeout: Double) -> PeerInput {
         guard let kind = requests.pending else { return .timedOut }
+        // Typed on the reader's keypad: the sentence said so; the answer carries no value.
+        if requests.onKeypad { return .command(.setSecret(kind, value: nil)) }
         let prompt = requests.prompt(kind)
         let description = [requests.reason, Self.request(kind, prompt: prompt)].compactMap { $0 }
         return dialog(timeout: timeout) { client throws(PinentryError) in

@@ -36,6 +36,8 @@ public final class TerminalFace: SecretAsker {
     /// Asks for the secret the last ENTER_* message requested.
     public func nextCommand(timeout: Double) -> PeerInput {
         guard let kind = requests.pending else { return .timedOut }
+        // Typed on the reader's keypad: the sentence said so; the answer carries no value.
+        if requests.onKeypad { return .command(.setSecret(kind, value: nil)) }
         switch kind {
         case .newPIN:
             while true {

@@ -37,6 +37,7 @@ extension AuthWorkflow {
             case .timedOut: return .timedOut
             case .command(.accept):
                 run.pace.chat = rights.effectiveCHAT
+                run.pace.certificateDescription = terminal.description.encoded
                 return .accepted(rights)
             case .command(.getAccessRights):
                 peer.send(.accessRights(terminal.accessRightsInfo(rights, today: configuration.date)))

@@ -13,7 +13,9 @@ extension AuthWorkflow {
         let csca = configuration.csca
         let pace = PACEConfiguration<AuthCard>(
             provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
-            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) })
+            openSession: { connection, info in EIDAuthCardSession(channel: connection, paceInfo: info, csca: csca) },
+            openPINPadSession: { connection, info in EIDAuthCardSession(pinPad: connection, paceInfo: info, csca: csca)
+            })
         self.init(configuration: configuration, fetch: fetch, pace: pace)
     }
 }

@@ -2,14 +2,15 @@ import EAC
 import EIDCrypto
 import SmartCard
 
-/// The authentication's card session on an eID card over a basic reader: PACE with the
-/// effective CHAT over the plain channel (or the CAN's secure messaging), GET CHALLENGE,
+/// The authentication's card session on an eID card: PACE with the effective CHAT over the plain
+/// channel (or the CAN's secure messaging) on a basic reader, or on the reader's PIN pad (the EAC
+/// commands then go plain to the reader, which protects them in its channel), GET CHALLENGE,
 /// EF.CardSecurity (parsed strictly; verified only against a configured CSCA), Terminal Authentication with the server's signature and
 /// Chip Authentication with its ephemeral key inside PACE secure messaging, then the server's
 /// APDUs over the plain channel, unchanged (the server protects them with the CA keys).
-public final class EIDAuthCardSession: AuthCard {
-    /// The PIN card: PACE and its secure messaging, which the EAC steps run in.
-    let pin: EIDCardSession
+public final class EIDAuthCardSession: AuthCard, PINPadCard {
+    /// The PIN card: PACE and its channel, which the EAC steps run in.
+    let pin: PACEChannelCard
     /// The CSCA EF.CardSecurity must chain to (`eid auth --csca`); nil: the file is parsed, not
     /// verified, as AusweisApp does; passive authentication is the eID server's (TR-03130).
     let csca: X509Certificate?
@@ -19,6 +20,25 @@ public final class EIDAuthCardSession: AuthCard {
     public init(channel: CardChannel, paceInfo: PACEInfo, csca: X509Certificate?) {
         self.pin = EIDCardSession(channel: channel, paceInfo: paceInfo)
         self.csca = csca
+    }
+
+    /// The session on a reader with a PIN pad.
+    public init(pinPad: PINPadConnection, paceInfo: PACEInfo, csca: X509Certificate?) {
+        self.pin = PINPadCardSession(connection: pinPad, paceInfo: paceInfo)
+        self.csca = csca
+    }
+
+    public func establishPACEOnPINPad(
+        _ password: PACEPasswordType, chat: CHAT?, certificateDescription: [UInt8]?, timeout: Double
+    ) throws -> PACEOutcome {
+        guard let pad = pin as? PINPadCard else { throw CardError.transportFailed("the reader has no PIN pad") }
+        return try pad.establishPACEOnPINPad(
+            password, chat: chat, certificateDescription: certificateDescription, timeout: timeout)
+    }
+
+    public func changePINOnPINPad(timeout: Double) throws -> StatusWord {
+        guard let pad = pin as? PINPadCard else { throw CardError.transportFailed("the reader has no PIN pad") }
+        return try pad.changePINOnPINPad(timeout: timeout)
     }
 
     public func establishPACE(_ password: PACEPasswordType, secret: Secret, chat: CHAT?) throws -> PACEOutcome {
@@ -32,21 +52,22 @@ public final class EIDAuthCardSession: AuthCard {
     public func changePIN(to newPIN: Secret) throws -> StatusWord { try pin.changePIN(to: newPIN) }
 
     public func didAuthenticateEAC1() throws -> EAC1CardData {
-        guard let secure = pin.secureMessaging, let pace = pin.paceResult else {
+        guard let secure = pin.eacChannel, let pace = pin.paceChannelData else {
             throw CardError.statusWord(.securityStatusNotSatisfied)
         }
         let challenge = try guarded { try TerminalAuthentication(channel: secure).getChallenge() }
-        let cardAccess = try guarded { try secure.readFile(shortFileID: EIDFile.cardAccessShortID) }
+        let cardAccess =
+            try pace.efCardAccess ?? guarded { try secure.readFile(shortFileID: EIDFile.cardAccessShortID) }
         self.challenge = challenge
         return EAC1CardData(
             challenge: challenge, idPICC: pace.idPICC, efCardAccess: cardAccess,
-            certificationAuthorityReferences: [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 })
+            certificationAuthorityReferences: pace.certificationAuthorityReferences)
     }
 
     public func didAuthenticateEAC2(
         chain: [CVCertificate], ephemeralKey: [UInt8], auxiliaryData: [UInt8]?, signature: [UInt8]
     ) throws -> EAC2CardData {
-        guard let secure = pin.secureMessaging, let pace = pin.paceResult, let terminal = chain.last else {
+        guard let secure = pin.eacChannel, let pace = pin.paceChannelData, let terminal = chain.last else {
             throw CardError.statusWord(.securityStatusNotSatisfied)
         }
         let cardSecurity = try guarded { try PassiveAuthentication.readCardSecurity(secure) }
@@ -64,7 +85,7 @@ public final class EIDAuthCardSession: AuthCard {
             throw EACStepError.invalidEphemeralKey
         }
         guard let challenge else { throw CardError.statusWord(.conditionsOfUseNotSatisfied) }
-        let cars = [pace.mostRecentCAR, pace.previousCAR].compactMap { $0 }
+        let cars = pace.certificationAuthorityReferences
         let ta = TerminalAuthentication(channel: secure)
         try guarded {
             try ta.importCertificates(chain, cardTrustPoints: cars)
@@ -85,7 +106,7 @@ public final class EIDAuthCardSession: AuthCard {
 
     /// The server's APDU goes to the card byte for byte, and the card's answer back the same.
     public func transmit(_ apdu: [UInt8]) throws -> [UInt8] {
-        try pin.channel.transmit(encoded: apdu)
+        try pin.plainChannel.transmit(encoded: apdu)
     }
 
     /// Runs a card step: a removed card stays a removed card; a refused EAC command, or an

@@ -73,15 +73,24 @@ public final class ChangePINWorkflow {
         case .pace(let effect):
             return pace.perform(effect).map(ChangePINEvent.pace)
         case .changePIN:
-            guard let card = pace.card, let newPIN = pace.takeAnswer() else {
-                return .failed(PACEPerformer.noCard)
-            }
-            defer { newPIN.wipe() }
             do {
-                return .pinChanged(ResetRetryCounterOutcome(changeStatus: try card.changePIN(to: newPIN)))
+                return .pinChanged(ResetRetryCounterOutcome(changeStatus: try changePIN(pace)))
+            } catch let entry as PINPadEntryError {
+                return .pace(entry.event)
             } catch {
                 return .failed(CardError(error))
             }
         }
+    }
+
+    /// RESET RETRY COUNTER with the answer (wiped then), or ModifyPIN on the reader's PIN pad.
+    private func changePIN(_ pace: PACEPerformer) throws -> StatusWord {
+        if pace.reader.keypad {
+            guard let pad = pace.card as? PINPadCard else { throw PACEPerformer.noCard }
+            return try pad.changePINOnPINPad(timeout: paceConfiguration.timeouts.input)
+        }
+        guard let card = pace.card, let newPIN = pace.takeAnswer() else { throw PACEPerformer.noCard }
+        defer { newPIN.wipe() }
+        return try card.changePIN(to: newPIN)
     }
 }

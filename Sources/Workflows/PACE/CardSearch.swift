@@ -86,7 +86,9 @@ struct CardSearch {
                 return .refused(ReaderInfo(name: reader.name, keypad: false, card: .unknown))
             }
             let presence = EIDCardState.presence(for: try EIDCardState.pinOutcome(connection, paceInfo: paceInfo))
-            let info = ReaderInfo(name: reader.name, keypad: false, card: presence)
+            // The PIN pad counts when the reader reports one and the connection can drive it.
+            let keypad = reader.hasPINPad && connection is PINPadConnection
+            let info = ReaderInfo(name: reader.name, keypad: keypad, card: presence)
             guard let card = presence.eIDCard, !card.deactivated else {
                 connection.disconnect()
                 return .refused(info)

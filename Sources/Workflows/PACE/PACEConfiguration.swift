@@ -13,24 +13,32 @@ public struct PACEConfiguration<Card> {
     public var readerName: String?
     public var timeouts: WorkflowTimeouts
     public var openSession: (CardConnection, PACEInfo) -> Card
+    /// The card session on a reader with a PIN pad (a `PINPadConnection` whose reader reports
+    /// one): PACE and the new PIN are typed on the reader. nil: such readers are used as basic
+    /// readers, the secrets asked for as everywhere else.
+    public var openPINPadSession: ((PINPadConnection, PACEInfo) -> Card)?
 
     public init(
         provider: CardReaderProvider, peer: SDKPeer, readerName: String? = nil, timeouts: WorkflowTimeouts = .init(),
-        openSession: @escaping (CardConnection, PACEInfo) -> Card
+        openSession: @escaping (CardConnection, PACEInfo) -> Card,
+        openPINPadSession: ((PINPadConnection, PACEInfo) -> Card)? = nil
     ) {
         self.provider = provider
         self.peer = peer
         self.readerName = readerName
         self.timeouts = timeouts
         self.openSession = openSession
+        self.openPINPadSession = openPINPadSession
     }
 
     /// The same configuration with its sessions seen as `Other` (an authentication's card as the
     /// PIN operations the PACE sub-machine needs).
     func map<Other>(_ transform: @escaping (Card) -> Other) -> PACEConfiguration<Other> {
         let open = openSession
+        let openPINPad = openPINPadSession
         return PACEConfiguration<Other>(
             provider: provider, peer: peer, readerName: readerName, timeouts: timeouts,
-            openSession: { transform(open($0, $1)) })
+            openSession: { transform(open($0, $1)) },
+            openPINPadSession: openPINPad.map { open in { transform(open($0, $1)) } })
     }
 }

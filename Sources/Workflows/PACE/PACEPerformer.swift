@@ -12,6 +12,8 @@ final class PACEPerformer {
     let transportPINAllowed: Bool
     /// The CHAT PACE asks for (the authentication's effective CHAT; nil in change PIN).
     var chat: CHAT?
+    /// The certificate description a PIN-pad reader shows (the authentication's; nil in change PIN).
+    var certificateDescription: [UInt8]?
     /// Answers a command that comes while a secret is asked for, and says whether it did (the
     /// authentication answers GET_CERTIFICATE); any other gets BAD_STATE.
     var answersMeanwhile: (SDKCommand) -> Bool = { _ in false }
@@ -29,10 +31,12 @@ final class PACEPerformer {
 
     private var peer: SDKPeer { configuration.peer }
 
-    /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow.
+    /// Wipes the last answer and resets the card: the PACE session must not outlive the workflow
+    /// (on a PIN-pad reader the reader's PACE channel is destroyed first, as AusweisApp does).
     func end() {
         answer?.wipe()
         answer = nil
+        if reader.keypad, let pad = found?.connection as? PINPadConnection { try? pad.destroyPACEChannel() }
         found?.connection.disconnect(resetCard: true)
     }
 
@@ -53,7 +57,14 @@ final class PACEPerformer {
                 case .found(let found):
                     self.found = found
                     reader = found.reader
-                    card = configuration.openSession(found.connection, found.paceInfo)
+                    if found.reader.keypad, let pad = found.connection as? PINPadConnection,
+                        let open = configuration.openPINPadSession
+                    {
+                        card = open(pad, found.paceInfo)
+                    } else {
+                        reader.keypad = false
+                        card = configuration.openSession(found.connection, found.paceInfo)
+                    }
                     return .cardFound(retryCounter: found.info.retryCounter)
                 case .cancelled: return .cancelled
                 case .timedOut: return .timedOut
@@ -70,9 +81,7 @@ final class PACEPerformer {
             case .ask(let kind):
                 return ask(kind)
             case .establishPace(let password):
-                guard let card, let secret = takeAnswer() else { return .failed(Self.noCard) }
-                defer { secret.wipe() }
-                switch try card.establishPACE(password, secret: secret, chat: chat) {
+                switch try establishPACE(password) {
                 case .established: return .paceEstablished
                 case .wrongPassword(let sw): return .paceRefused(sw)
                 }
@@ -93,16 +102,32 @@ final class PACEPerformer {
                 card = nil
                 return nil
             }
+        } catch let entry as PINPadEntryError {
+            return entry.event
         } catch {
             return .failed(CardError(error))
         }
+    }
+
+    /// PACE with the answer (wiped then), or on the reader's PIN pad.
+    private func establishPACE(_ password: PACEPasswordType) throws -> PACEOutcome {
+        if reader.keypad {
+            guard let pad = card as? PINPadCard else { throw Self.noCard }
+            return try pad.establishPACEOnPINPad(
+                password, chat: chat, certificateDescription: certificateDescription,
+                timeout: configuration.timeouts.input)
+        }
+        guard let card, let secret = takeAnswer() else { throw Self.noCard }
+        defer { secret.wipe() }
+        return try card.establishPACE(password, secret: secret, chat: chat)
     }
 
     /// An effect on the card before a card was found: a bug in the transition function.
     static var noCard: CardError { .transportFailed("no card session") }
 
     /// Sends the ENTER_* message for `kind` and takes the first valid answer. An invalid value
-    /// gets the message again with `error` (the card is not touched); a command that answers
+    /// gets the message again with `error` (the card is not touched); on a reader with a PIN pad
+    /// the answer has no value (the user types it there), and one with a value is invalid. A command that answers
     /// something else gets BAD_STATE and is dropped, unless `answersMeanwhile` answers it.
     private func ask(_ kind: SecretKind) -> PACEEvent {
         peer.send(.request(kind, error: nil, reader: reader))
@@ -112,6 +137,11 @@ final class PACEPerformer {
                 return .cancelled
             case .timedOut:
                 return .timedOut
+            case .command(.setSecret(let k, let value)) where k == kind && reader.keypad:
+                // The secret is typed on the reader: SET_* comes without a value (AusweisApp's words).
+                guard let value else { return .answered }
+                value.wipe()
+                peer.send(.request(kind, error: "Value cannot be defined", reader: reader))
             case .command(.setSecret(let k, let value)) where k == kind:
                 if let error = PasswordRules.check(value, as: kind, transportPINAllowed: transportPINAllowed) {
                     value?.wipe()

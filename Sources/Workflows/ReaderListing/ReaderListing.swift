@@ -16,9 +16,9 @@ public struct ReaderListing {
     /// A reader as listed, and whether its card could not be read because another program
     /// holds it (the SDK shows such a card as unknown, `{}`; a person is told why).
     ///
-    /// `info.keypad` is the SDK's: whether eid takes the PIN from the reader's keypad (a client
-    /// then sends SET_PIN without a value). eid does not drive PIN pads yet, so it is false;
-    /// `hasPINPad` says whether the reader has one (PC/SC part 10 EXECUTE_PACE).
+    /// `info.keypad` is the SDK's: whether the PIN is typed on the reader's keypad (a client then
+    /// sends SET_PIN without a value): a PC/SC reader with EXECUTE_PACE, a phone in PIN-pad mode;
+    /// `hasPINPad` says the same for a person's listing.
     public struct Entry: Equatable, Sendable {
         public var info: ReaderInfo
         public var cardInUse: Bool
@@ -38,7 +38,7 @@ public struct ReaderListing {
         var card = CardPresence.none
         if reader.cardPresent { (card, inUse) = readCard(in: reader) }
         return Entry(
-            info: ReaderInfo(name: reader.name, attached: true, keypad: false, card: card),
+            info: ReaderInfo(name: reader.name, attached: true, keypad: reader.hasPINPad, card: card),
             cardInUse: inUse, hasPINPad: reader.hasPINPad)
     }
 
