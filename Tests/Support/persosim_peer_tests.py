@@ -44,6 +44,7 @@ PAIRING_CODE = "1234"
 WRONG_CODE = "9999"
 SECRETS = (PIN, NEW_PIN, WRONG_PIN, PAIRING_CODE, WRONG_CODE, PAIRING_CODE.encode().hex())
 PHONE_NAME = "PersoSim-Headless"  # the kit's IFDName
+OPENED_PACKAGES = ("javax.crypto.spec", "java.lang", "java.util", "java.security", "java.math")
 STEP_TIMEOUT = 30.0  # one answer of eid or PersoSim
 COMMAND_TIMEOUT = 60.0  # one eid command to its end
 
@@ -80,7 +81,15 @@ class PersoSim:
         arguments = [os.path.join(directory, "run-server.sh"), "--pairing-code", PAIRING_CODE,
                      "--paired-dir", os.path.join(workdir, "persosim-paired"), "--log", "INFO",
                      "--pin-pad", "yes" if pin_pad else "no"]
-        env = dict(os.environ, REMOTE_IFD_BIND="127.0.0.1", NO_BROADCAST="1", ANNOUNCE_TO=f"127.0.0.1:{port}")
+        # PersoSim deep-copies its secure messaging keys with XStream, which reflects into java.base:
+        # on Java 17 that needs the packages opened, or the first SM APDU after PACE fails (6F45)
+        opens = " ".join(f"--add-opens java.base/{package}=ALL-UNNAMED" for package in OPENED_PACKAGES)
+        # the announcements go to eid's port and to the harness's own, which tells when PersoSim listens
+        self.watch = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.watch.bind(("127.0.0.1", 0))
+        targets = f"127.0.0.1:{port},127.0.0.1:{self.watch.getsockname()[1]}"
+        env = dict(os.environ, REMOTE_IFD_BIND="127.0.0.1", NO_BROADCAST="1", ANNOUNCE_TO=targets,
+                   JAVA_OPTS=(os.environ.get("JAVA_OPTS", "") + " " + opens).strip())
         self.process = subprocess.Popen(arguments, stdin=subprocess.PIPE, stdout=self.log, stderr=subprocess.STDOUT,
                                         env=env, start_new_session=True)
 
@@ -89,6 +98,26 @@ class PersoSim:
         for line in lines:
             self.process.stdin.write((line + "\n").encode("ascii"))
         self.process.stdin.flush()
+
+    def wait_for_announcement(self, pairing, timeout=STEP_TIMEOUT):
+        """Waits until PersoSim announces itself in pairing mode (or normal mode): it listens then."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise CaseFailed(f"PersoSim ended (status {self.process.returncode})")
+            self.watch.settimeout(max(0.05, min(1.0, deadline - time.monotonic())))
+            try:
+                data, _ = self.watch.recvfrom(65535)
+            except socket.timeout:
+                continue
+            try:
+                if json.loads(data).get("pairing") is pairing:
+                    return
+            except ValueError:
+                continue
+        if "UDP announce failed" in self.log_text():
+            raise CaseFailed("this PersoSim build cannot announce to host:port: rebuild it from the current kit (README \"PersoSim\")")
+        raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s")
 
     def wait_for_log(self, text, timeout=STEP_TIMEOUT):
         deadline = time.monotonic() + timeout
@@ -117,6 +146,7 @@ class PersoSim:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
         self.process.stdin.close()
+        self.watch.close()
         self.log.close()
 
 
@@ -231,19 +261,16 @@ class Case:
         return session
 
     def pair(self, code=PAIRING_CODE):
-        self.persosim.wait_for_log("HARNESS: pairing mode")
+        self.persosim.wait_for_announcement(pairing=True)
         if "HARNESS: PIN pad" not in self.persosim.log_text():
             raise CaseFailed("this PersoSim build has no --pin-pad: rebuild it from the current kit (README \"PersoSim\")")
-        done = self.eid.run("pair", "--json", stdin=code + "\n")
-        if "UDP announce failed" in self.persosim.log_text():
-            raise CaseFailed("this PersoSim build cannot announce to host:port: rebuild it from the current kit (README \"PersoSim\")")
-        return done
+        return self.eid.run("pair", "--json", stdin=code + "\n")
 
     def paired(self):
         status, out, err = self.pair()
         if status != 0:
             raise CaseFailed(f"eid pair ended with {status}: {mask(err.strip())[-300:]}")
-        self.persosim.wait_for_log("switching to normal mode")
+        self.persosim.wait_for_announcement(pairing=False)  # the phone in card reader mode
 
     def phone(self, keypad):
         """The phone in `eid readers --json`, with a card and the PIN's 3 tries; `keypad` as asked."""
@@ -279,6 +306,19 @@ class Case:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+def json_lines(text):
+    """The JSON objects among `text`'s lines (eid --json prints one per line)."""
+    messages = []
+    for line in text.splitlines():
+        try:
+            value = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            messages.append(value)
+    return messages
+
+
 def check_private(config):
     """eid's files under XDG_CONFIG_HOME/eid/ifd: 0600 files in 0700 directories, and some there."""
     root = os.path.join(config, "eid", "ifd")
@@ -309,19 +349,20 @@ def case_pair(c):
 
 
 def case_wrong_code(c):
-    status, out, err = c.pair(WRONG_CODE)
-    if status == 0:
+    pair_status, out, err = c.pair(WRONG_CODE)
+    if pair_status == 0:
         raise CaseFailed("eid pair succeeded with a wrong code")
     # eid tried: PersoSim's TLS-PSK handshake failed (bad_record_mac: other key), which ends pairing mode
     c.persosim.wait_for_log("pairing connection finished", timeout=5)
     if "[PairingServer]" not in c.persosim.log_text():
         raise CaseFailed("PersoSim saw no failed pairing handshake: did eid connect at all?")
-    if not err.strip():
-        raise CaseFailed("eid pair failed without saying why")
+    errors = [m.get("error", "") for m in json_lines(out) if m.get("msg") == "IFD_ERROR"]
+    if not errors or not errors[-1]:
+        raise CaseFailed("eid pair --json failed without an IFD_ERROR that says why")
     status, out, _ = c.eid.run("pair", "--list", "--json")
     if PHONE_NAME in out:
         raise CaseFailed(f"a phone is stored after a wrong code: {out.strip()[-300:]!r}")
-    return f"exit {status}: {mask(err.strip().splitlines()[-1])}"
+    return f"exit {pair_status}, IFD_ERROR: {mask(errors[-1])[:100]}…"
 
 
 def case_readers(c):
@@ -341,6 +382,9 @@ def retry_counter(message):
 def change_pin(c, reader, keypad, old, new):
     """`eid change-pin --json --reader READER` from `old` to `new`: with a keypad, typed on the phone."""
     session = c.start("change-pin", "--json", "--reader", reader)
+    opening = session.expect("CHANGE_PIN")  # the first line, {"msg":"CHANGE_PIN"}
+    if "success" in opening:
+        raise CaseFailed(f"change-pin ended at once: {opening}")
     ask = session.expect("ENTER_PIN", "ENTER_CAN", "ENTER_PUK", "CHANGE_PIN")
     if ask.get("msg") != "ENTER_PIN":
         raise CaseFailed(f"expected ENTER_PIN, got {ask}")
