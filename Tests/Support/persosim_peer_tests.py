@@ -17,7 +17,7 @@ PersoSim's console is the phone's PIN pad: in PIN-pad mode the harness types the
 (PersoSim's standard input) where a user types it on the phone. `--pin-pad no` makes PersoSim a
 basic reader (IFDStatus PINPad false): eid runs PACE itself over IFDTransmit.
 
-Cases: pairing (and --list, the files' modes), a wrong pairing code, `eid readers --json`, PACE
+Cases: pairing (and --list, the files' modes), a wrong pairing code, --forget, `eid readers --json`, PACE
 and change PIN in basic and in PIN-pad mode (the new PIN checked by a second change), a wrong PIN
 in both modes (63C2: retryCounter 2 shown). Ends with `N passed, N failed`; exit status 1 when a
 case failed. On a failure eid's transcript and PersoSim's log are printed, PINs masked.
@@ -348,6 +348,20 @@ def case_pair(c):
         raise CaseFailed("PersoSim did not go on to normal mode after the pairing")
 
 
+def case_forget(c):
+    c.paired()
+    c.phone(keypad=True)
+    status, out, err = c.eid.run("pair", "--forget", PHONE_NAME, "--json")
+    if status != 0:
+        raise CaseFailed(f"eid pair --forget ended with {status}: {mask(out.strip() or err.strip())[-300:]}")
+    status, out, _ = c.eid.run("pair", "--list", "--json")
+    if PHONE_NAME in out:
+        raise CaseFailed(f"the phone is still listed after --forget: {out.strip()[-300:]!r}")
+    status, out, err = c.eid.run("readers", "--json")
+    if status != 0 or PHONE_NAME in out:
+        raise CaseFailed(f"eid readers ({status}) after --forget still shows the phone or fails: {out.strip()[-300:]!r}")
+
+
 def case_wrong_code(c):
     pair_status, out, err = c.pair(WRONG_CODE)
     if pair_status == 0:
@@ -452,6 +466,7 @@ def case_wrong_pin(keypad):
 CASES = [
     ("pair with code 1234, --list, files 0600 in 0700", True, case_pair),
     ("pair with a wrong code: refused, nothing stored", True, case_wrong_code),
+    ("pair --forget: the phone is no reader any more", True, case_forget),
     ("readers --json: the phone, keypad true", True, case_readers),
     ("basic mode: PACE over IFDTransmit, change PIN", False, case_change_pin(False)),
     ("PIN-pad mode: IFDEstablishPACEChannel, change PIN by IFDModifyPIN", True, case_change_pin(True)),
