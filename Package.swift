@@ -294,7 +294,7 @@ let package = Package(
             name: "FacesTests",
             dependencies: [
                 "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
-                "LockedPages", "LocalService",
+                "LockedPages", "LocalService", "RemoteIFD",
             ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.

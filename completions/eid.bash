@@ -173,20 +173,20 @@ _eid() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    readers|change-pin|auth|serve|help)
+    readers|change-pin|auth|serve|pair|help)
         # Offer subcommand argument completions
         "_eid_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'readers change-pin auth serve help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'readers change-pin auth serve pair help' -- "${cur}"))
         ;;
     esac
 }
 
 _eid_readers() {
     repeating_flags=()
-    non_repeating_flags=(--json --simulator --watch --version -h --help)
+    non_repeating_flags=(--json --simulator --no-remote --watch --version -h --help)
     repeating_options=()
     non_repeating_options=()
     __eid_offer_flags_options 0
@@ -194,7 +194,7 @@ _eid_readers() {
 
 _eid_change-pin() {
     repeating_flags=()
-    non_repeating_flags=(--json --simulator --version -h --help)
+    non_repeating_flags=(--json --simulator --no-remote --version -h --help)
     repeating_options=()
     non_repeating_options=(--reader --timeout)
     __eid_offer_flags_options 0
@@ -212,7 +212,7 @@ _eid_change-pin() {
 
 _eid_auth() {
     repeating_flags=()
-    non_repeating_flags=(--json --simulator --test-pki --yes --open --version -h --help)
+    non_repeating_flags=(--json --simulator --no-remote --test-pki --yes --open --version -h --help)
     repeating_options=(--trust-cvca --deny)
     non_repeating_options=(--reader --csca --pinentry --timeout)
     __eid_offer_flags_options 1
@@ -242,7 +242,7 @@ _eid_auth() {
 
 _eid_serve() {
     repeating_flags=()
-    non_repeating_flags=(--simulator --test-pki --version -h --help)
+    non_repeating_flags=(--simulator --no-remote --test-pki --version -h --help)
     repeating_options=(--host --trust-cvca)
     non_repeating_options=(--reader --port --port-file --timeout --pinentry)
     __eid_offer_flags_options 0
@@ -268,6 +268,30 @@ _eid_serve() {
         return
         ;;
     '--pinentry')
+        return
+        ;;
+    esac
+}
+
+_eid_pair() {
+    repeating_flags=()
+    non_repeating_flags=(--json --list --version -h --help)
+    repeating_options=()
+    non_repeating_options=(--forget --name --address --timeout)
+    __eid_offer_flags_options 0
+
+    # Offer option value completions
+    case "${prev}" in
+    '--forget')
+        return
+        ;;
+    '--name')
+        return
+        ;;
+    '--address')
+        return
+        ;;
+    '--timeout')
         return
         ;;
     esac

@@ -96,15 +96,24 @@ public final class IFDSession: @unchecked Sendable {
         return answer
     }
 
-    /// Waits at most `timeout` seconds for one message from the phone (a pushed IFDStatus);
-    /// returns whether a slot changed. A broken channel closes the session (a change).
+    /// The most messages one `poll` takes.
+    static let drainLimit = 32
+
+    /// Waits at most `timeout` seconds for a message from the phone (a pushed IFDStatus) and takes
+    /// the ones already waiting after it; returns whether a slot changed. A broken channel closes
+    /// the session (a change).
     @discardableResult
     public func poll(timeout: Double) throws -> Bool {
         try channelLock.withLock {
             if state.withLock({ $0.closed }) { return false }
             let before = state.withLock { $0.changes }
             do {
-                _ = try next(timeout: timeout)
+                // The first message within `timeout`, then whatever else is already there.
+                var wait = timeout
+                for _ in 0..<Self.drainLimit {
+                    guard try next(timeout: wait) != nil else { break }
+                    wait = 0
+                }
             } catch RemoteIFDError.connectionLost {
                 return true
             } catch is RemoteIFDError {

@@ -42,8 +42,7 @@ public enum RemoteIFDError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unknownReader(let name):
             return "no paired phone offers the reader \(name); run 'eid readers' to see the readers"
         case .pairingRefused(let address, let why):
-            return "pairing with the phone at \(address) failed (\(why)); check the code the phone shows, "
-                + "which is new each time, and that the phone is still in pairing mode"
+            return "pairing with the phone at \(address) failed: \(why)"
         case .unreachable(_, let why):
             // The transport's sentence names the address and the next step.
             return why

@@ -17,7 +17,7 @@ extension EIDSim {
             pin: typed(ifd.pin, "EID_SIM_IFD_PIN", profile.effectivePIN),
             can: typed(ifd.can, "EID_SIM_IFD_CAN", profile.can), puk: typed(ifd.puk, "EID_SIM_IFD_PUK", profile.puk),
             newPIN: (ifd.newPIN ?? environment["EID_SIM_IFD_NEW_PIN"]).map { Secret($0) })
-        let configuration = ifd.configuration(pairingCode: pairingCode)
+        let configuration = ifd.configuration(pairingCode: pairingCode, environment: environment)
         let reader = PhoneCardReader(name: configuration.slotName, card: card, pinPad: ifd.pinPad, keypad: keypad)
         let server: PhoneServer
         let port: Int

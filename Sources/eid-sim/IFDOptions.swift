@@ -26,8 +26,8 @@ struct IFDOptions: ParsableArguments {
     @Option(
         name: .customLong("announce-to"),
         help: ArgumentHelp(
-            "Where the UDP announcements go (default 127.0.0.1:24727 when listening on loopback, else "
-                + "255.255.255.255:24727).", valueName: "host:port"),
+            "Where the UDP announcements go (default 127.0.0.1 when listening on loopback, else 255.255.255.255; "
+                + "port $EID_IFD_DISCOVERY_PORT or 24727).", valueName: "host:port"),
         transform: { text in
             guard let endpoint = VPCDEndpoint(parsing: text) else {
                 throw ValidationError("--announce-to must be HOST:PORT with a port 1...65535, e.g. 127.0.0.1:24727")
@@ -125,14 +125,18 @@ struct IFDOptions: ParsableArguments {
         }
     }
 
-    /// The phone's configuration; `code` is the pairing code (given or drawn), nil when not pairing.
-    func configuration(pairingCode code: String?) -> PhoneConfiguration {
+    /// The phone's configuration; `code` is the pairing code (given or drawn), nil when not pairing. Without
+    /// --announce-to the port is EID_IFD_DISCOVERY_PORT's (where eid listens in tests), else 24727.
+    func configuration(pairingCode code: String?, environment: [String: String]) -> PhoneConfiguration {
         var configuration = PhoneConfiguration()
         configuration.name = name
         configuration.listenHost = listen.host
         configuration.listenPort = Int(listen.port)
         configuration.announceHost = announceTo?.host
-        configuration.announcePort = announceTo.map { Int($0.port) } ?? 24727
+        let discoveryPort = environment["EID_IFD_DISCOVERY_PORT"].flatMap { Int($0) }.flatMap {
+            (1...65535).contains($0) ? $0 : nil
+        }
+        configuration.announcePort = announceTo.map { Int($0.port) } ?? discoveryPort ?? 24727
         configuration.announcePEMIdentifier = idAsPEM
         configuration.pairingCode = code
         configuration.faults = PhoneFaults(

@@ -105,4 +105,18 @@ import Testing
         let dependencies = try Self.dependencies(of: "LocalService")
         for module in Self.localServiceForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
     }
+
+    /// `SimulatedPhone` (eid-sim --ifd) is the other side of eid's phone client, written from the protocol:
+    /// it shares no code with eid's IFD client (`RemoteIFD`, `IFDTransport`) nor with eid's workflows, so that
+    /// a misunderstanding in one cannot pass the other's tests unnoticed.
+    static let phoneForbidden = ["RemoteIFD", "IFDTransport", "Workflows", "Faces", "SDK", "PCSC", "CPCSC", "TLS"]
+
+    @Test func simulatedPhoneSharesNothingWithTheClient() throws {
+        for (file, module, line) in try Self.imports(of: "SimulatedPhone") {
+            #expect(!Self.phoneForbidden.contains(module), "Sources/SimulatedPhone/\(file): \(line)")
+        }
+        let dependencies = try Self.dependencies(of: "SimulatedPhone")
+        #expect(dependencies.contains("\"CardSimulator\""), "found: \(dependencies)")
+        for module in Self.phoneForbidden { #expect(!dependencies.contains("\"\(module)\""), "\(dependencies)") }
+    }
 }

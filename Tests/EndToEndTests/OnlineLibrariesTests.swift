@@ -32,7 +32,11 @@ import Testing
     func executableNamesNoOnlineLibrary(tool: String) throws {
         let libraries = try needed(tool)
         #expect(libraries.contains { $0.hasPrefix("libcrypto") }, "readelf -d \(tool): \(libraries)")
-        #expect(libraries.filter(isOnline).isEmpty, "\(tool) needs \(libraries)")
+        // eid-sim --ifd is a TLS server (the phone as card reader, on eid-testserver's OpenSSL server code):
+        // the test tool links libssl; nothing else online, and eid itself none.
+        let allowed = tool == "eid-sim" ? ["libssl"] : []
+        let online = libraries.filter(isOnline).filter { name in !allowed.contains { name.hasPrefix($0) } }
+        #expect(online.isEmpty, "\(tool) needs \(libraries)")
     }
 
     /// What `eid change-pin` has mapped while it waits for the PIN: libcrypto (PACE is ahead), none

@@ -91,6 +91,18 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
         #expect(try provider.readers() == [ReaderSnapshot(name: "Pixel", cardPresent: true, cardEvents: 1)])
     }
 
+    @Test func queuedPushesAreAllTakenByOneLook() throws {
+        let phone = FakePhone(answer: PhoneFrames.standard(card: false))
+        let (provider, _) = Self.provider([phone])
+        _ = try provider.readers()
+        phone.push(PhoneFrames.status(card: true))
+        phone.push(PhoneFrames.status(card: false))
+        phone.push(PhoneFrames.status(pinPad: true, card: true))
+        #expect(
+            try provider.readers() == [ReaderSnapshot(name: "Pixel", hasPINPad: true, cardPresent: true, cardEvents: 3)]
+        )
+    }
+
     @Test func cancelWaitEndsTheWait() throws {
         let phone = FakePhone(answer: PhoneFrames.standard())
         let (provider, _) = Self.provider([phone])

@@ -26,6 +26,8 @@ import Testing
 
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
+    func removeDirectory() { try? FileManager.default.removeItem(at: directory) }
+
     func startServer(announcePort: Int = 9, pairingCode: String?) throws -> PhoneServer {
         var configuration = PhoneConfiguration()
         configuration.name = "CI phone"
@@ -51,6 +53,7 @@ import Testing
     func json(_ line: String?) -> JSONValue? { line.flatMap { try? JSONValue(parsing: Array($0.utf8)) } }
 
     @Test func announcementsCarryTheIdentityAndThePairingState() throws {
+        defer { removeDirectory() }
         let listener = try ClientProcess.python(["announcement"])
         defer { listener.stop() }
         let portLine = try #require(listener.line())
@@ -71,6 +74,7 @@ import Testing
     }
 
     @Test func pairingThenASessionWithThePairedCertificate() throws {
+        defer { removeDirectory() }
         let server = try startServer(pairingCode: "1234")
         defer { server.stop() }
         let port = try #require(server.port)
@@ -106,6 +110,7 @@ import Testing
     }
 
     @Test func aPhoneThatVanishesClosesWithoutAnAnswer() throws {
+        defer { removeDirectory() }
         var configuration = PhoneConfiguration()
         configuration.pairingCode = "4711"
         configuration.faults = PhoneFaults(vanishAfterTransmits: 0)

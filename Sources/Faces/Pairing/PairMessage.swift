@@ -47,7 +47,7 @@ public enum PairMessage: Equatable, Sendable {
         case .paired(let device):
             return "paired with \(device.name) (\(device.address)); it is a card reader for eid now"
         case .device(let device):
-            return "\(device.name)\t\(device.address)\tIFDID \(device.ifdID)"
+            return "\(device.name)  \(device.address)  IFDID \(device.ifdID)"
         case .forgotten(let device):
             return "forgot \(device.name); remove this computer on the phone too (AusweisApp: paired devices)"
         case .error(let sentence): return "eid: \(sentence)"
