@@ -260,12 +260,10 @@ class Recorder:
             ann, normal = self.connect_normal(srv)
             self.save("IFDEstablishContextResponse", request={"msg": "IFDEstablishContext", "Protocol": "IFDInterface_WebSocket_v2", "UDName": "eid recorder"},
                       response=normal.context, tls=normal.tls)
-            handle = normal.context["ContextHandle"]
             unsupported = normal.request({"msg": "IFDEstablishContext", "Protocol": "IFDInterface_WebSocket_v9", "UDName": "eid recorder"}, "IFDEstablishContextResponse")
             normal.close()
             self.save("IFDEstablishContextResponse-unsupported-protocol", request={"msg": "IFDEstablishContext", "Protocol": "IFDInterface_WebSocket_v9", "UDName": "eid recorder"},
                       response=unsupported)
-            del handle
         finally:
             srv.stop()
 
