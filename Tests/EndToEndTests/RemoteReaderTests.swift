@@ -30,6 +30,28 @@ struct RemoteReaderTests {
                 ] + extra
             process.standardError = FileHandle(forWritingAtPath: "/dev/null")
             try process.run()
+            try waitUntilListening()
+        }
+
+        /// Waits (at most 15 s: the first start makes the phone's RSA key) until the phone takes TCP connections.
+        func waitUntilListening() throws {
+            let end = Date(timeIntervalSinceNow: 15)
+            while Date() < end {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = UInt16(port).bigEndian
+                address.sin_addr.s_addr = inet_addr("127.0.0.1")
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                    }
+                }
+                close(fd)
+                if connected { return }
+                usleep(50_000)
+            }
+            throw E2EError.unexpected("eid-sim --ifd does not listen on \(port)")
         }
 
         deinit {
@@ -96,6 +118,56 @@ struct RemoteReaderTests {
         let forget = try phone.eid(["pair", "--forget", "E2E Phone", "--json"])
         #expect(forget.status == 0)
         #expect(phone.pairedFiles().isEmpty)
+    }
+
+    /// PIN-pad mode: the PIN and the new PIN are typed on the phone (IFDEstablishPACEChannel, IFDModifyPIN); the
+    /// SDK asks with keypad true and SET_PIN without a value, as AusweisApp does.
+    @Test func changePINInPINPadMode() throws {
+        let phone = try Phone([
+            "--pairing-code", "1234", "--ifd-pinpad", "--ifd-pin", "123456", "--ifd-new-pin", "654321",
+        ])
+        let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let readers = try phone.eid(["readers", "--json"])
+        #expect(readers.stdout.contains(#"{"name":"E2E Phone","attached":true,"keypad":true,"#))
+        let change = try phone.eid(
+            ["change-pin", "--json", "--timeout", "10"],
+            stdin: #"{"cmd":"SET_PIN"}"# + "\n" + #"{"cmd":"SET_NEW_PIN"}"# + "\n")
+        #expect(change.status == 0, "\(change.stdout) \(change.stderr)")
+        #expect(
+            change.stdout.contains(#"{"msg":"ENTER_PIN","reader":{"name":"E2E Phone","attached":true,"keypad":true"#))
+        #expect(change.stdout.contains(#""msg":"CHANGE_PIN","success":true"#))
+    }
+
+    @Test func aWrongPINTypedOnThePhone() throws {
+        let phone = try Phone(["--pairing-code", "1234", "--ifd-pinpad", "--ifd-pin", "111111"])
+        let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let change = try phone.eid(
+            ["change-pin", "--json", "--timeout", "10"],
+            stdin: #"{"cmd":"SET_PIN"}"# + "\n" + #"{"cmd":"SET_PIN"}"# + "\n")
+        #expect(change.stdout.contains(#""retryCounter":2"#), "\(change.stdout)")
+        #expect(!change.stdout.contains(#""success":true"#))
+    }
+
+    /// A whole authentication against eid-testserver with the card on the phone: basic mode (eid's PACE over
+    /// IFDTransmit, the PIN given with SET_PIN) and PIN-pad mode (PACE on the phone, SET_PIN without a value).
+    @Test(arguments: [false, true])
+    func authenticationThroughThePhone(pinPad: Bool) throws {
+        let server = try TestServerProcess()
+        defer { server.stop() }
+        let phone = try Phone(["--pairing-code", "1234"] + (pinPad ? ["--ifd-pinpad", "--ifd-pin", "123456"] : []))
+        let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
+        #expect(paired.status == 0, "\(paired.stderr)")
+        let pin = pinPad ? #"{"cmd":"SET_PIN"}"# : #"{"cmd":"SET_PIN","value":"123456"}"#
+        let auth = try phone.eid(
+            ["auth", "--json", "--test-pki", "--timeout", "20", server.origin + "/tctoken"],
+            stdin: #"{"cmd":"ACCEPT"}"# + "\n" + pin + "\n", timeout: 60)
+        #expect(auth.status == 0, "\(auth.stdout) \(auth.stderr)")
+        #expect(auth.stdout.contains(#""keypad":\#(pinPad)"#))
+        #expect(
+            auth.stdoutLines.last?.contains(
+                #""result":{"major":"http://www.bsi.bund.de/ecard/api/1.1/resultmajor#ok"}"#) == true)
     }
 
     @Test func aPhoneThatVanishesMidTransmitEndsTheCommandInTime() throws {
