@@ -11,7 +11,7 @@ ENV := Tests/Support/pcsc-env.sh
 RELEASE := $(SWIFT) build -c release --static-swift-stdlib --disable-local-rpath
 DEB_DIR ?= $(CURDIR)/.build-deb
 
-.PHONY: all build release symbol-order deb deb-testserver deb-test deps test unit-test serve-peer-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
+.PHONY: all build release symbol-order deb deb-testserver deb-test deps test unit-test serve-peer-test persosim-test proxy-test conformance conformance-report conformance-table demo bench install uninstall completions format lint clean test-pki fuzz sanitize
 
 all: build
 
@@ -69,6 +69,7 @@ deb-test: deb deb-testserver
 # the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
 # chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)). Last, the
 # TR-03124-2 conformance report from what these runs printed (kept in $(CONFORMANCE_DIR)).
+# PersoSim as the phone (persosim-test) runs where PERSOSIM_DIR names a build; elsewhere it skips.
 test: lint build
 	rm -rf $(CONFORMANCE_DIR)
 	$(SWIFT) build --build-tests
@@ -79,6 +80,7 @@ test: lint build
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(MAKE) serve-peer-test SERVE_CLIENT=eid SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log
+	$(MAKE) persosim-test
 	$(MAKE) deb-test
 	$(MAKE) conformance-report
 
@@ -95,6 +97,13 @@ serve-peer-test: build
 	  $(ENV) run $(E2E_DIR) $(if $(SERVE_LOG),$(CONFORMANCE) tee $(SERVE_LOG)) \
 	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$client"
+
+# eid's remote IFD client (issue 20) against PersoSim's remote IFD server, the independent phone side
+# (persosim_peer_tests.py: pairing, readers, PACE and change PIN in basic and PIN-pad mode, wrong
+# PIN), where a build of the PersoSim kit is: PERSOSIM_DIR=DIR (README "PersoSim"). Without one it
+# prints "skipped: PersoSim not built" (CI cannot fetch PersoSim).
+persosim-test: build
+	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/persosim_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 
 # TR-03124-2's A1, A2, A4 and E a second time through an HTTP CONNECT proxy: Debian's tinyproxy, which the
 # tests start on loopback themselves (EndToEndTests' ProxyTests), and the proxy variables read as curl reads
