@@ -139,13 +139,14 @@ public final class PCSCContext {
             handle: card, context: own, protocolT1: protocolUsed == DWORD(SCARD_PROTOCOL_T1), reader: reader)
     }
 
-    /// The PC/SC part 10 features of `reader`, asked in direct mode (no card needed). A reader
-    /// whose driver does not answer the feature request, or not within `callTimeout`, has none.
-    /// The request runs on a context of its own, so that a hung driver blocks nothing else.
-    public func features(of reader: String) -> ReaderFeatures {
+    /// The PC/SC part 10 features of `reader`, asked in direct mode (no card needed); nil when they
+    /// could not be asked (no context, the direct connection refused, the driver did not answer the
+    /// feature request or not within `callTimeout`), which callers take as none. The request runs on
+    /// a context of its own, so that a hung driver blocks nothing else.
+    public func features(of reader: String) -> ReaderFeatures? {
         var own: SCARDCONTEXT = 0
         guard SCardEstablishContext(DWORD(SCARD_SCOPE_SYSTEM), nil, nil, &own) == SCARD_S_SUCCESS else {
-            return ReaderFeatures()
+            return nil
         }
         let context = own
         let response = BoundedCall.run(
@@ -163,9 +164,9 @@ public final class PCSCContext {
                 return rv == SCARD_S_SUCCESS ? Array(out.prefix(Int(length))) : nil
             },
             abandon: { _ in SCardReleaseContext(context) })
-        guard let response else { return ReaderFeatures() }  // given up: `own` is the hung call's
+        guard let response else { return nil }  // given up: `own` is the hung call's
         SCardReleaseContext(own)
-        return response.map { ReaderFeatures(featureResponse: $0) } ?? ReaderFeatures()
+        return response.map { ReaderFeatures(featureResponse: $0) }
     }
 
     /// Seconds SCardConnect and the feature request may take before the reader counts as hung

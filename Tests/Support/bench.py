@@ -32,7 +32,11 @@ RSS). Times per activation: the browser's request sent -> the SDK client receivi
 answers ACCESS_RIGHTS with ACCEPT on the way), and SET_PIN sent -> the 303's bytes received; the
 table gives median and min-max, then the issue's targets as a note. Each activation is sent as soon
 as the previous 303 is in; a client that answers it with 409 (the previous workflow still ending)
-gets it again 50 ms later, and the count of those 409s is printed.
+gets it again 50 ms later, and the count of those 409s is printed. A second table gives the CPU time
+per activation, request -> ENTER_PIN and SET_PIN -> 303 apart, of the client (with its children),
+eid-testserver, the test pcscd, eid-sim and this script (the SDK client and the browser): what of
+the wall time is the client's own and what the shared setup's (CPUClock; schedstat counts
+nanoseconds, so it holds at the load of parallel builds where the wall times do not).
 
 The memory part (`bench.py BIN memory`, first in `make bench`; issue 19) gives, for `eid --version`,
 `eid readers --json`, `eid change-pin --json` and `eid auth --json`, the peak RSS of the process itself
@@ -728,10 +732,55 @@ def has_serve():
     return shown.returncode == 0 and "USAGE: eid serve" in shown.stdout
 
 
-async def serve_runs(client_kind, server, runs):
+class CPUClock:
+    """CPU time of processes from /proc/PID/task/*/schedstat (nanoseconds on a CPU, per thread):
+    `sample()` gives milliseconds per process, in the order of `pids`. A thread that has ended
+    counts with its last value seen, so a thread that lived between two samples is missed (pcscd
+    has one per client context: its figure is a lower bound)."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.seen = {}
+
+    def sample(self):
+        for pid in self.pids:
+            try:
+                tasks = os.listdir(f"/proc/{pid}/task")
+            except OSError:
+                continue
+            for tid in tasks:
+                try:
+                    with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                        self.seen[(pid, tid)] = int(f.read().split()[0])
+                except OSError:
+                    pass
+        return [sum(ns for (p, _), ns in self.seen.items() if p == pid) / 1e6 for pid in self.pids]
+
+
+def child_pids(pid):
+    """`pid` and its descendants (AusweisApp2 may run under a wrapper)."""
+    found = [pid]
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if parent == pid:
+                found += child_pids(int(entry))
+    return found
+
+
+# Whose CPU time the serve part adds up: the client under test, the shared test setup.
+CPU_PARTS = ("client", "eid-testserver", "pcscd", "eid-sim", "bench (SDK client, browser)")
+
+
+async def serve_runs(client_kind, server, card, runs):
     """One client on its port (serve.start_client), an idle SDK client connected to it, `runs`
     browser-style activations: {idle, after_first, after_last, peak (KiB); to_enter_pin,
-    pin_to_303 (s lists); conflicts (409s tried again)}."""
+    pin_to_303 (s lists); conflicts (409s tried again); cpu_to_enter_pin, cpu_pin_to_303 (ms per
+    activation, by CPU_PARTS)}."""
     app = serve.start_client(client_kind)
     client = None
     try:
@@ -739,13 +788,32 @@ async def serve_runs(client_kind, server, runs):
         client = await SDKClient.connect(app.url)
         await client.wait_for_reader(READER, has_card=True)
         await asyncio.sleep(1)
-        figures = {"idle": status_kib(pid, "VmRSS"), "to_enter_pin": [], "pin_to_303": [], "conflicts": 0}
+        with open(os.path.join(os.environ["EID_E2E_DIR"], "pcscd.pid")) as f:
+            pcscd = int(f.read())
+        clock = CPUClock([*child_pids(pid), server.process.pid, pcscd, card.process.pid, os.getpid()])
+        clients = len(clock.pids) - 4
+
+        def parts():
+            ms = clock.sample()
+            return [sum(ms[:clients]), *ms[clients:]]
+        at_set_pin = []
+        send = client.send
+
+        async def sampling_send(cmd, **fields):
+            if cmd == "SET_PIN":  # right after ENTER_PIN came in
+                at_set_pin.append(parts())
+            return await send(cmd, **fields)
+        client.send = sampling_send
+        figures = {"idle": status_kib(pid, "VmRSS"), "to_enter_pin": [], "pin_to_303": [], "conflicts": 0,
+                   "cpu_to_enter_pin": [0.0] * len(CPU_PARTS), "cpu_pin_to_303": [0.0] * len(CPU_PARTS)}
         for run in range(runs):
             while True:
                 client.last_received.clear()
                 client.last_sent.clear()
+                started = parts()
                 try:
                     done = await serve.activate(app.port, client, server.url)
+                    ended = parts()
                     break
                 except serve.Refused as refused:
                     # 409 right after the previous 303: its workflow still ending. Counted, tried again.
@@ -761,6 +829,9 @@ async def serve_runs(client_kind, server, runs):
                 raise PeerError(f"activation {run + 1} asked {done.asked}, no ENTER_PIN")
             figures["to_enter_pin"].append(client.last_received["ENTER_PIN"] - done.sent)
             figures["pin_to_303"].append(final.at - client.last_sent["SET_PIN"])
+            for i, (a, b, c) in enumerate(zip(started, at_set_pin[-1], ended)):
+                figures["cpu_to_enter_pin"][i] += (b - a) / runs
+                figures["cpu_pin_to_303"][i] += (c - b) / runs
             if run in (0, runs - 1):
                 await client.expect_nothing(1.0, ignore=("READER", "STATUS", "AUTH"))
                 rss = status_kib(pid, "VmRSS")
@@ -798,7 +869,7 @@ def compare_serve(runs):
         wait_for_card()
         for name, kind in clients:
             try:
-                results.append((name, asyncio.run(asyncio.wait_for(serve_runs(kind, server, runs), 60 + 30 * runs))))
+                results.append((name, asyncio.run(asyncio.wait_for(serve_runs(kind, server, card, runs), 60 + 30 * runs))))
             except (PeerError, asyncio.TimeoutError) as error:
                 raise SystemExit(f"bench: {name}: {error or 'no end within the time allowed'}") from None
     finally:
@@ -822,6 +893,13 @@ def compare_serve(runs):
             return f"{statistics.median(times) * 1000:.0f} ms ({min(times) * 1000:.0f}-{max(times) * 1000:.0f})"
         print(f"| {name} | {mib('idle')} | {mib('after_first')} | {mib('after_last')} | {mib('peak')} | "
               f"{spread('to_enter_pin')} | {spread('pin_to_303')} |")
+    print(f"\nCPU time per activation (ms, the mean over the {runs}; /proc/PID/task/*/schedstat), load average "
+          f"{os.getloadavg()[0]:.1f}: the client's own and the shared test setup's")
+    print(f"| client | phase | {' | '.join(CPU_PARTS)} |")
+    print("| --- | --- |" + " --- |" * len(CPU_PARTS))
+    for name, f in results:
+        for phase, key in (("request -> ENTER_PIN", "cpu_to_enter_pin"), ("SET_PIN -> 303", "cpu_pin_to_303")):
+            print(f"| {name} | {phase} | " + " | ".join(f"{ms:.1f}" for ms in f[key]) + " |")
     for name, f in results:
         if f["conflicts"]:
             print(f"{name} answered 409 to {f['conflicts']} activation(s) sent right after the previous 303 "
