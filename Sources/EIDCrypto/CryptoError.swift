@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// What can go wrong in the crypto layer. Bad input (a point off the curve, a key of the wrong
 /// length, broken padding) is reported here, never by a crash.
 public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -36,8 +34,8 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidPadding: return "ISO/IEC 9797-1 padding method 2 is malformed"
         case .openSSL(let function):
             // When libcrypto itself could not be loaded, the sentence that says what to install.
-            guard let problem = eid_crypto_load() else { return "OpenSSL \(function) failed" }
-            return "OpenSSL \(function) failed: \(String(cString: problem))"
+            guard let problem = CryptoLibrary.loadProblem else { return "OpenSSL \(function) failed" }
+            return "OpenSSL \(function) failed: \(problem)"
         }
     }
 }
