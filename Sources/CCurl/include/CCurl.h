@@ -6,7 +6,8 @@
  * libcurl.so.4 and libssl.so.3 are loaded (dlopen) on the first call that needs them, so a command that
  * never goes online never maps them (README, "Memory"). CurlLibrary.c defines each function the TLS
  * target calls under its own name, forwarding to the loaded library; eid_curl_load says whether that
- * worked and why not.
+ * worked and why not. The libcrypto functions among them (X509_STORE_*, i2d_X509, ERR_*) are COpenSSL's
+ * forwarding functions (CryptoLibrary.c): libssl finds that same libcrypto.so.3 by its soname.
  *
  * Swift cannot call variadic C functions (curl_easy_setopt, curl_easy_getinfo, curl_share_setopt) nor
  * function-like macros (SSL_get_peer_tmp_key, SSL_CTX_set1_sigalgs_list, ...), so each use gets a typed
