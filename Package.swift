@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Layers, bottom up (see README.md, "Code map"):
-//   CPCSC, COpenSSL      C shims over libpcsclite and OpenSSL 3 libcrypto
+//   CPCSC                libpcsclite
+//   COpenSSL             OpenSSL 3 libcrypto, loaded on first use (dlopen): its functions under their own names
 //   CLibXML2             libxml2, loaded on first use (dlopen): its functions under their own names
 //   OrderedJSON          JSON values with member order kept: strict bounded parser, compact encoder
 //   SmartCard            APDUs, status words, BER-TLV, the CardChannel and CardReaderProvider protocols
@@ -76,15 +77,16 @@ let package = Package(
     ],
     targets: [
         .systemLibrary(name: "CPCSC", pkgConfig: "libpcsclite", providers: [.apt(["libpcsclite-dev"])]),
-        // libcrypto alone: libssl comes with libcurl, when a command goes online (CCurl).
-        .systemLibrary(name: "COpenSSL", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        // libxml2 and libcurl (with the libssl it brings) are loaded on first use (dlopen), not linked: a command
-        // that never goes online never maps them (README, "Memory"). Their headers: libxml2-dev,
-        // libcurl4-openssl-dev, libssl-dev.
+        // libcrypto, libxml2 and libcurl (with the libssl it brings) are loaded on first use (dlopen), not linked:
+        // a command that computes nothing never maps libcrypto, one that never goes online never maps the others
+        // (README, "Memory"). Their headers: libssl-dev, libxml2-dev, libcurl4-openssl-dev. CCurl's own libcrypto
+        // calls (and TLS's) bind to COpenSSL's forwarding functions, so one libcrypto serves both.
+        .target(name: "COpenSSL"),
         .target(name: "CLibXML2"),
-        // libssl, loaded on first use (dlopen) for both of its users: CCurl (libcurl's TLS) and IFDTransport.
-        .target(name: "CLibSSL", linkerSettings: [.linkedLibrary("crypto")]),
-        .target(name: "CCurl", dependencies: ["CLibSSL"], linkerSettings: [.linkedLibrary("crypto")]),
+        // libssl, loaded on first use (dlopen) for both of its users: CCurl (libcurl's TLS) and IFDTransport; its
+        // libcrypto calls are COpenSSL's forwarding functions.
+        .target(name: "CLibSSL", dependencies: ["COpenSSL"]),
+        .target(name: "CCurl", dependencies: ["CLibSSL", "COpenSSL"]),
         // libssl for eid-testserver's TLS server (RSA-PSK, session cache and tickets), driven through memory BIOs.
         .systemLibrary(name: "CTestServerTLS", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         // OpenPACE, an independent PACE and secure messaging implementation: only PeerTests use it.

@@ -72,8 +72,8 @@ if ldd "${binaries[@]}" | grep -E "not found|/opt/swift" >&2; then
 fi
 
 # Depends: dpkg-shlibdeps (dpkg-dev) names the package and minimum version of every shared
-# library the binaries link (libc6, libpcsclite1, libssl3 for libcrypto; libstdc++ and the unwinder are
-# linked statically, packaging/static-link).
+# library the binaries link (libc6, libpcsclite1; libssl3 for eid-testserver's libssl and libcrypto; libstdc++ and
+# the unwinder are linked statically, packaging/static-link).
 work=$(mktemp -d)
 trap 'rm -rf "$stage" "$work"' EXIT
 mkdir "$work/debian" "$stage/DEBIAN"
@@ -84,12 +84,14 @@ shlibs=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2> "$work/log") || {
 }
 depends_line=${shlibs#shlibs:Depends=}
 [ -n "$depends_line" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-# What dpkg-shlibdeps cannot see: libcurl (with libssl) and libxml2 are loaded on first use
-# (dlopen: Sources/CCurl, Sources/CLibSSL, Sources/CLibXML2), and lld's packed relative relocations (DT_RELR) need
-# glibc 2.36, which no versioned symbol the binaries use says.
+# What dpkg-shlibdeps cannot see: libcurl (with libssl), libxml2 and libcrypto are loaded on first use
+# (dlopen: Sources/CCurl, Sources/CLibSSL, Sources/CLibXML2, Sources/COpenSSL), and lld's packed relative relocations
+# (DT_RELR) need glibc 2.36, which no versioned symbol the binaries use says. libcrypto's package and
+# version as its shlibs file names them (what dpkg-shlibdeps said while eid linked it).
 depends_line=$(printf '%s' "$depends_line" | sed -E 's/libc6 \(>= [0-9.]+\)/libc6 (>= 2.36)/')
+libcrypto=$(sed -n 's/^libcrypto 3 //p' /var/lib/dpkg/info/libssl3*.shlibs 2> /dev/null | head -n 1)
 case "$package" in
-    eid) depends_line="$depends_line, libcurl4 (>= 7.85.0), libxml2 (>= 2.9.14)" ;;
+    eid) depends_line="$depends_line, ${libcrypto:-libssl3 (>= 3.0.0)}, libcurl4 (>= 7.85.0), libxml2 (>= 2.9.14)" ;;
     eid-testserver) depends_line="$depends_line, libxml2 (>= 2.9.14)" ;;
 esac
 

@@ -32,7 +32,10 @@ public enum CryptoError: Error, Equatable, Sendable, CustomStringConvertible {
         case .invalidKeyLength(let n): return "a key of \(n) bytes is not accepted"
         case .invalidDataLength(let n): return "input of \(n) bytes has the wrong length"
         case .invalidPadding: return "ISO/IEC 9797-1 padding method 2 is malformed"
-        case .openSSL(let function): return "OpenSSL \(function) failed"
+        case .openSSL(let function):
+            // When libcrypto itself could not be loaded, the sentence that says what to install.
+            guard let problem = CryptoLibrary.loadProblem else { return "OpenSSL \(function) failed" }
+            return "OpenSSL \(function) failed: \(problem)"
         }
     }
 }

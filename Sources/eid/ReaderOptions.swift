@@ -1,5 +1,6 @@
 import ArgumentParser
 import CardSimulator
+import EIDCrypto
 import Faces
 import PCSC
 import SmartCard
@@ -21,7 +22,20 @@ struct ReaderOptions: ParsableArguments {
         try Self.validate(simulator: simulator, reader: reader, timeout: timeout)
     }
 
+    /// --simulator's software card computes with libcrypto from its start: without it, the sentence of
+    /// what to install, before anything runs (ArgumentParser calls this for every command with these options).
+    func validate() throws {
+        try Self.validate(simulator: simulator)
+    }
+
+    static func validate(simulator: Bool) throws {
+        if simulator, let problem = CryptoLibrary.loadProblem {
+            throw ValidationError("--simulator: the software card needs OpenSSL, and \(problem)")
+        }
+    }
+
     static func validate(simulator: Bool, reader: String?, timeout: Double) throws {
+        try validate(simulator: simulator)
         if simulator, let reader, reader != SimulatedCardChannel.readerName {
             throw ValidationError(
                 "--simulator uses the in-process card (reader \(SimulatedCardChannel.readerName)), not \(reader): "

@@ -6,7 +6,8 @@
  * link either library: libcurl.so.4 and libssl.so.3 are loaded (dlopen) on the first call that needs them,
  * so a command that never goes online never maps them (README, "Memory"). CurlLibrary.c defines each
  * libcurl function the TLS target calls under its own name, forwarding to the loaded library; eid_curl_load
- * says whether that worked (libssl included) and why not.
+ * says whether that worked (libssl included) and why not. The libcrypto functions among these calls are
+ * COpenSSL's forwarding functions (CryptoLibrary.c): libssl finds that same libcrypto.so.3 by its soname.
  *
  * Swift cannot call variadic C functions (curl_easy_setopt, curl_easy_getinfo, curl_share_setopt), so each
  * use gets a typed wrapper (CurlWrappers.c). */

@@ -1,8 +1,12 @@
 #ifndef COPENSSL_SHIM_H
 #define COPENSSL_SHIM_H
 
-/* OpenSSL 3 (Debian: libssl-dev), plus typed inline wrappers for what Swift cannot import
- * (function-like macros, variadic functions, OSSL_PARAM construction). */
+/* OpenSSL 3's libcrypto (Debian: libssl3; headers libssl-dev), plus typed inline wrappers for what Swift
+ * cannot import (function-like macros, variadic functions, OSSL_PARAM construction), for a process that
+ * does not link it: libcrypto.so.3 is loaded (dlopen) on the first call that needs it, so a command that
+ * computes nothing (--version, readers, serve while idle) never maps it (README, "Memory").
+ * CryptoLibrary.c defines each libcrypto function eid calls under its own name (CryptoFunctions.h lists
+ * them), forwarding to the loaded library; eid_crypto_load says whether that worked and why not. */
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
@@ -12,6 +16,10 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 #include <string.h>
+
+/* Loads libcrypto.so.3 once (later calls return the first answer): NULL when it is there with every
+ * function eid calls, else a sentence that says what is missing and what to install. */
+const char *eid_crypto_load(void);
 
 /* Initialises a CMAC context (EVP_MAC "CMAC") for `cipher` (e.g. "AES-128-CBC") and `key`.
  * The OSSL_PARAM array only lives for this call, which is all EVP_MAC_init needs.
