@@ -51,7 +51,8 @@ struct ReaderOptions: ParsableArguments {
 
     /// The readers to use: PC/SC (unless it is down and the simulator or a paired phone can stand
     /// in), the simulator, and the paired phones (`remote`, unless --simulator: its card is the one
-    /// asked for); GET_READER_LIST looks at PC/SC through a connection of its own.
+    /// asked for); GET_READER_LIST looks at PC/SC and the paired phones through connections of its own (a
+    /// phone a workflow holds refuses that second connection; the workflow's own report of it stands in).
     static func readers(simulator: Bool, remote: Bool = true) -> ReaderProviders {
         ReaderProviders(
             open: {
@@ -66,7 +67,12 @@ struct ReaderOptions: ParsableArguments {
                 if let phones { providers.append(phones) }
                 return providers.count == 1 ? providers[0] : CombinedReaderProvider(providers)
             },
-            lookup: { try? PCSCReaderProvider() })
+            lookup: {
+                var providers: [any CardReaderProvider] = []
+                if let pcsc = try? PCSCReaderProvider() { providers.append(pcsc) }
+                if remote && !simulator, let phones = PairedPhones.provider() { providers.append(phones) }
+                return providers.count < 2 ? providers.first : CombinedReaderProvider(providers)
+            })
     }
 }
 

@@ -7,13 +7,17 @@ Connects to WS_URL (ws://127.0.0.1:PORT/eID-Kernel), prints {"connected": true},
 message it receives, one JSON object per line on standard output, and answers as MODE says:
 
   auth         answers a workflow started elsewhere (a browser activation: {"msg":"AUTH"}):
-               ACCESS_RIGHTS -> ACCEPT, ENTER_PIN -> SET_PIN 123456; ends at the final AUTH.
+               ACCESS_RIGHTS -> ACCEPT, ENTER_PIN -> SET_PIN 123456 (SET_PIN without a value
+               when the reader has a keypad: the PIN is typed there); ends at the final AUTH.
+  auth-list    as `auth`, sending GET_READER_LIST at ENTER_PIN before SET_PIN (a look at the
+               readers while the workflow holds the card).
   run-auth     sends RUN_AUTH {tcTokenURL: TCTOKEN_URL}, then as `auth`.
   change-pin   sends RUN_CHANGE_PIN, answers ENTER_PIN and ENTER_NEW_PIN with 123456 (the PIN
                stays), ends at CHANGE_PIN with success; then, with TCTOKEN_URL, as `run-auth` in
                the same connection.
   auth-each    as `auth` for every workflow started elsewhere, one after another, until
                standard input ends.
+  readers      sends GET_READER_LIST, ends at its answer.
   hold         stays connected until standard input ends.
 
 Exits 0 at the end of its MODE, 1 on a timeout (60 s) or a closed connection. The PIN is the
@@ -33,14 +37,18 @@ def emit(value):
     print(json.dumps(value), flush=True)
 
 
-async def answer_until_final(ws, final):
+async def answer_until_final(ws, final, list_at_pin=False):
     """Answers the questions of a workflow until its final message (`final(message)` true)."""
     while True:
         message = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
         emit(message)
         kind = message.get("msg")
+        if kind == "ENTER_PIN" and list_at_pin:
+            await ws.send(json.dumps({"cmd": "GET_READER_LIST"}))
         if kind == "ACCESS_RIGHTS":
             await ws.send(json.dumps({"cmd": "ACCEPT"}))
+        elif kind == "ENTER_PIN" and message.get("reader", {}).get("keypad"):
+            await ws.send(json.dumps({"cmd": "SET_PIN"}))
         elif kind == "ENTER_PIN":
             await ws.send(json.dumps({"cmd": "SET_PIN", "value": PIN}))
         elif kind == "ENTER_NEW_PIN":
@@ -79,6 +87,10 @@ async def main(url, mode, tctoken_url):
         if mode == "hold":
             await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
             return 0
+        if mode == "readers":
+            await ws.send(json.dumps({"cmd": "GET_READER_LIST"}))
+            await answer_until_final(ws, lambda message: message.get("msg") == "READER_LIST")
+            return 0
         if mode == "auth-each":
             return await answer_each(ws)
         if mode == "change-pin":
@@ -89,7 +101,7 @@ async def main(url, mode, tctoken_url):
             mode = "run-auth"
         if mode == "run-auth":
             await ws.send(json.dumps({"cmd": "RUN_AUTH", "tcTokenURL": tctoken_url}))
-        await answer_until_final(ws, auth_final)
+        await answer_until_final(ws, auth_final, list_at_pin=mode == "auth-list")
         return 0
 
 
