@@ -36,7 +36,12 @@ public struct IFDWebSocketOpener: IFDChannelOpener {
                 url: address, security: .paired(pinnedCertificateSHA256: certificateSHA256), identity: identity(),
                 timeout: timeout)
         } catch {
-            throw RemoteIFDError.unreachable(address: address, error.description)
+            switch error {
+            case .clientCertificateRefused, .certificateChanged:
+                throw RemoteIFDError.notPaired(phone: address, error.description)
+            default:
+                throw RemoteIFDError.unreachable(address: address, error.description)
+            }
         }
     }
 

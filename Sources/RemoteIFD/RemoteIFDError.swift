@@ -21,6 +21,9 @@ public enum RemoteIFDError: Error, Equatable, Sendable, CustomStringConvertible 
     case pairingRefused(address: String, String)
     /// The phone could not be reached or refused the TLS connection (the text is the transport's).
     case unreachable(address: String, String)
+    /// The phone no longer knows this computer (it refused eid's certificate), or its own certificate is not the
+    /// paired one: only pairing again helps (the text is the transport's).
+    case notPaired(phone: String, String)
 
     public var description: String {
         switch self {
@@ -46,6 +49,9 @@ public enum RemoteIFDError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unreachable(_, let why):
             // The transport's sentence names the address and the next step.
             return why
+        case .notPaired(let phone, let why):
+            // The transport's sentence says to pair again.
+            return "the phone '\(phone)' is no card reader for this computer any more: \(why)"
         }
     }
 

@@ -14,6 +14,7 @@ public final class RemoteIFDReaderProvider: CardReaderProvider, @unchecked Senda
     private let retryInterval: Double
     private let locate: Locator?
     private let moved: @Sendable (PairedDevice) -> Void
+    private let refused: @Sendable (PairedDevice, RemoteIFDError) -> Void
     private let phones: Locked<[Phone]>
     private let wake = Condition()
     private var cancelled = false
@@ -24,10 +25,13 @@ public final class RemoteIFDReaderProvider: CardReaderProvider, @unchecked Senda
         var retryAt: Deadline?
     }
 
-    /// `udName`: this computer as the phones show it. `moved` learns a phone's new address.
+    /// `udName`: this computer as the phones show it. `moved` learns a phone's new address; `refused` learns that a
+    /// phone no longer takes this computer (or is not the paired one), which only pairing again mends.
     public init(
         devices: [PairedDevice], opener: any IFDChannelOpener, udName: String, timeouts: IFDTimeouts = IFDTimeouts(),
-        retryInterval: Double = 10, locate: Locator? = nil, moved: @escaping @Sendable (PairedDevice) -> Void = { _ in }
+        retryInterval: Double = 10, locate: Locator? = nil,
+        moved: @escaping @Sendable (PairedDevice) -> Void = { _ in },
+        refused: @escaping @Sendable (PairedDevice, RemoteIFDError) -> Void = { _, _ in }
     ) {
         self.opener = opener
         self.udName = udName
@@ -35,6 +39,7 @@ public final class RemoteIFDReaderProvider: CardReaderProvider, @unchecked Senda
         self.retryInterval = retryInterval
         self.locate = locate
         self.moved = moved
+        self.refused = refused
         phones = Locked(devices.map { Phone(device: $0) })
     }
 
@@ -131,7 +136,12 @@ public final class RemoteIFDReaderProvider: CardReaderProvider, @unchecked Senda
 
     /// A session with the phone at its stored address, else at the address discovery finds now.
     private func open(_ device: PairedDevice) -> IFDSession? {
-        if let session = try? session(device, at: device.address) { return session }
+        do {
+            return try session(device, at: device.address)
+        } catch RemoteIFDError.notPaired(_, let why) {
+            refused(device, .notPaired(phone: device.name, why))
+            return nil
+        } catch {}
         guard let address = locate?(device), address != device.address,
             let session = try? session(device, at: address)
         else { return nil }

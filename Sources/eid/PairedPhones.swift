@@ -1,4 +1,5 @@
 import RemoteIFD
+import SmartCard
 
 /// The paired phones (eid pair) as a reader provider. Without a paired phone nothing of the remote
 /// reader is touched: one look at the directory, no file read, no TLS library loaded.
@@ -12,7 +13,8 @@ enum PairedPhones {
         guard !devices.isEmpty else { return nil }
         return RemoteIFDReaderProvider(
             devices: devices, opener: IFDWebSocketOpener(directory: store.directory),
-            udName: IFDWebSocketOpener.localName(), locate: locate, moved: { try? store.save($0) })
+            udName: IFDWebSocketOpener.localName(), locate: locate, moved: { try? store.save($0) },
+            refused: { _, error in StandardStream.error.write("eid: \(error)\n") })
     }
 
     /// The address a paired phone announces now, if it is heard within `locateTime`.

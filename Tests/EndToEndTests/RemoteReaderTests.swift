@@ -169,4 +169,19 @@ struct RemoteReaderTests {
         #expect(readers.status == 0, "\(readers.stderr)")
         #expect(readers.stdout.contains(#""reader":[]"#))
     }
+
+    /// A phone that no longer knows this computer (here: eid's own certificate is new, as after a lost config
+    /// directory; the phone keeps the old one) refuses it in the TLS handshake: no reader, and a sentence that
+    /// says to pair again, not a silent empty list.
+    @Test func anUnpairedCertificateIsRefusedWithPairAgain() throws {
+        let phone = try Phone(["--pairing-code", "1234"])
+        let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
+        #expect(paired.status == 0, "\(paired.stderr)")
+        try FileManager.default.removeItem(atPath: phone.storeDirectory + "/client-identity.pem")
+        let readers = try phone.eid(["readers", "--json"])
+        #expect(readers.status == 0, "\(readers.stderr)")
+        #expect(readers.stdout.contains(#""reader":[]"#), "\(readers.stdout)")
+        #expect(readers.stderr.contains("'E2E Phone' is no card reader for this computer"), "\(readers.stderr)")
+        #expect(readers.stderr.contains("pair again"), "\(readers.stderr)")
+    }
 }
