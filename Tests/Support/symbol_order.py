@@ -75,9 +75,9 @@ def change_pin_twice():
         bench.eid_change_pin(run)
 
 
-def serve_once(server):
+def serve_once(server, card):
     server.origin = f"https://127.0.0.1:{server.port}"
-    asyncio.run(asyncio.wait_for(bench.serve_runs(WRAPPED, server, 1), 300))
+    asyncio.run(asyncio.wait_for(bench.serve_runs(WRAPPED, server, card, 1), 300))
 
 
 def function_table(executable):
@@ -132,7 +132,7 @@ def main():
                                                 stdout=subprocess.DEVNULL))
         phase("change-pin", change_pin_twice)
         phase("auth", lambda: bench.eid_auth(server.url))
-        phase("serve", lambda: serve_once(server))
+        phase("serve", lambda: serve_once(server, card))
     finally:
         if server:
             server.stop()
