@@ -51,10 +51,4 @@ extension X509Certificate {
         defer { ERR_clear_error() }
         return X509_check_private_key(handle, key.handle) == 1
     }
-
-    /// The size of the certified public key in bits (RSA: the modulus), 0 when it cannot be read.
-    public var publicKeyBits: Int {
-        guard let key = X509_get0_pubkey(handle) else { return 0 }
-        return Int(EVP_PKEY_get_bits(key))
-    }
 }

@@ -45,9 +45,6 @@ public final class EIDServerSessions: @unchecked Sendable {
         self.startGrace = startGrace
     }
 
-    /// A fresh session identifier: a random UUID.
-    public static func newSessionIdentifier() -> String { UUID().uuidString.lowercased() }
-
     /// Adds a session for `configuration` (its `sessionIdentifier` must be new); throws when the
     /// certificates its faults need cannot be issued or `capacity` sessions are running.
     public func create(_ configuration: SessionConfiguration) throws(EIDServerSessionsError) {

@@ -20,18 +20,4 @@ extension CardChannel {
     public func transmit(encoded: [UInt8]) throws -> [UInt8] {
         try transmit(CommandAPDU(bytes: encoded)).bytes
     }
-
-    /// Sends a command as a chain when its data is longer than a short APDU allows and the
-    /// channel has no extended length; returns the response to the last part.
-    public func transmitChained(_ command: CommandAPDU) throws -> ResponseAPDU {
-        if command.data.count <= CommandAPDU.maxShortData || supportsExtendedLength {
-            return try transmit(command)
-        }
-        var response = ResponseAPDU(statusWord: .success)
-        for part in command.chained() {
-            response = try transmit(part)
-            if part.isChained && !response.isSuccess { return response }
-        }
-        return response
-    }
 }

@@ -118,25 +118,6 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Splits the command into a chain (ISO/IEC 7816-4, 5.3.3) whose data fields hold at most
-    /// `maxData` bytes each; all but the last have the chaining bit set in CLA and no Le.
-    public func chained(maxData: Int = CommandAPDU.maxShortData) -> [CommandAPDU] {
-        guard data.count > maxData, maxData > 0 else { return [self] }
-        var parts: [CommandAPDU] = []
-        var offset = 0
-        while offset < data.count {
-            let end = min(offset + maxData, data.count)
-            let last = end == data.count
-            // A part is a slice of this command's data and keeps its Ne: it is as valid as this one.
-            var part = self
-            part.cla = last ? cla : cla | 0x10
-            part.data = Array(data[offset..<end])
-            part.ne = last ? ne : nil
-            parts.append(part)
-            offset = end
-        }
-        return parts
-    }
 
     public var description: String { bytes.hexString }
 }

@@ -16,11 +16,6 @@ public enum PasswordRules {
         }
     }
 
-    /// The lengths allowed for `kind` (`PasswordFormat` holds the numbers).
-    public static func lengths(for kind: SecretKind, transportPINAllowed: Bool = true) -> [Int] {
-        formats(for: kind, transportPINAllowed: transportPINAllowed).map(\.digitCount)
-    }
-
     /// nil when `value` is acceptable, else the error text for the ENTER_* message.
     public static func check(_ value: Secret?, as kind: SecretKind, transportPINAllowed: Bool = true) -> String? {
         let allowed = formats(for: kind, transportPINAllowed: transportPINAllowed)

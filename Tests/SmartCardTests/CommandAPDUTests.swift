@@ -42,14 +42,6 @@ import Testing
         #expect(throws: CardError.self) { try CommandAPDU(bytes: [UInt8](hex: hex)!) }
     }
 
-    @Test func chainingSplitsDataAndKeepsLeOnLastPart() throws {
-        let command = try CommandAPDU(ins: 0x2A, p1: 0x00, p2: 0xBE, data: Array(repeating: 1, count: 600), ne: 256)
-        let parts = command.chained()
-        #expect(parts.map(\.data.count) == [255, 255, 90])
-        #expect(parts.map(\.cla) == [0x10, 0x10, 0x00])
-        #expect(parts.map(\.ne) == [nil, nil, 256])
-    }
-
     /// Data longer than an extended Lc counts, or an Ne outside 1...65536, throws: a length that
     /// came from outside (a server's signature) ends the operation instead of the program.
     @Test func unencodableCommandsThrow() throws {

@@ -14,10 +14,6 @@ public struct PACEResult: Sendable {
     public let chipEphemeralPublicKey: [UInt8]
     /// The status word of MSE:Set AT: 9000, or 63Cx / 6283 which callers show to the user.
     public let setAuthenticationTemplateStatus: StatusWord
-    /// What `setAuthenticationTemplateStatus` means.
-    public var setAuthenticationTemplateOutcome: MSESetATOutcome {
-        MSESetATOutcome(statusWord: setAuthenticationTemplateStatus)
-    }
     /// CAR 1 (tag 87): the most recent certification authority reference the card trusts.
     public let mostRecentCAR: String?
     /// CAR 2 (tag 88): the previous certification authority reference, if any.
