@@ -126,9 +126,9 @@ extension ThroughPCSCD {
             reported(
                 "description_hash_mismatch", minor: "/al/common#parameterError",
                 reason: "Certificate_Check_Failed_Hash_Mismatch", status: 6, messages: beforeTheCard),
-            // AusweisApp2 and eid end these two at the CommunicationErrorAddress: the refresh
-            // address check (§1.6) against the refused EAC1's description fails (the refresh
-            // address is of another origin than the subject URL and answers no redirect; the TLS
+            // AusweisApp2 and eid end these two at the CommunicationErrorAddress: the refresh address check
+            // (docs/protocol.md, "Refresh address check") against the refused EAC1's description fails (the
+            // refresh address is of another origin than the subject URL and answers no redirect; the TLS
             // certificate is not in CommCertificates).
             communicationErrorAddress(
                 reported(

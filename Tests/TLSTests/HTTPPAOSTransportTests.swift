@@ -7,7 +7,7 @@ import Workflows
 
 /// OnlineClient over real TLS against the Python https servers: the TcToken fetch across two
 /// servers (every certificate kept), then PAOS POSTs over TLS-2 resuming TLS-1's session with the
-/// §2.1 headers, and the errors a user sees.
+/// headers of docs/protocol.md, "PAOS binding", and the errors a user sees.
 @Suite struct HTTPPAOSTransportTests {
     let pki: TestPKI
 
