@@ -151,8 +151,15 @@ extension ThroughPCSCD {
 
         /// The connection after the TcToken's cannot resume its session (a session context of its own): eid
         /// refuses TLS-2 before StartPAOS, so no session starts. A server of its own: the fault applies to the
-        /// next connection the server accepts, whoever makes it.
-        @Test("EID_CLIENT_A2_29: attached eID server: a TLS-2 that does not resume the TcToken's session is refused")
+        /// next connection the server accepts, whoever makes it. This is also why A2_30 does not apply: it is
+        /// for a client without session resumption (profile NO_SESSION_RESUMPTION), which would go on over the
+        /// new session; eid always demands the resumption.
+        @Test(
+            """
+            EID_CLIENT_A2_29, EID_CLIENT_A2_30: attached eID server: a TLS-2 that does not resume the TcToken's \
+            session is refused (A2_30 n.a.: eid always resumes, profile NO_SESSION_RESUMPTION)
+            """
+        )
         func aTLS2ThatDoesNotResumeIsRefused() throws {
             let server = try TestServerProcess()
             defer { server.stop() }
