@@ -185,7 +185,7 @@ def source_tests(root=ROOT):
     """{test name: file} of every test in the sources whose name carries a case ID: Swift @Test
     display names; the peer scripts' method cases (their docstring is the name) and fault cases
     (`tr="A2_05,D_16_c"`, named as serve_peer_tests.py prints them: `EID_CLIENT_A2_05,
-    EID_CLIENT_D_16_c: activation, FAULT`)."""
+    EID_CLIENT_D_16_c: activation, auth, FAULT`)."""
     found = {}
     for path, source in test_sources(root):
         if path.endswith(".swift"):
@@ -194,7 +194,7 @@ def source_tests(root=ROOT):
             names = re.findall(r'"""(EID_CLIENT_.*?)"""', source, re.DOTALL)
             # ausweisapp2_auth_peer_tests.py's fault cases, which serve_peer_tests.py runs against
             # eid serve as browser activations.
-            names += [", ".join("EID_CLIENT_" + i.strip() for i in tr.split(",")) + ": activation, "
+            names += [", ".join("EID_CLIENT_" + i.strip() for i in tr.split(",")) + ": activation, auth, "
                       + fault for fault, tr in re.findall(r'case\("([^"]*)"(?:(?!case\().)*?tr="([^"]*)"', source,
                                                           re.DOTALL)]
             path = path.replace("ausweisapp2_auth_peer_tests.py", "serve_peer_tests.py") if names else path

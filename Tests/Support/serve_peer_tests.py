@@ -505,19 +505,19 @@ class ServeRunner(auth.Runner):
         return None
 
     async def show_ui_pin_management(self):
-        """EID_CLIENT_A1_06 (n.a.: no user interface to open): http: GET /eID-Client?ShowUI=PINManagement -> 404 HTML, no workflow"""
+        """EID_CLIENT_A1_06: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=PINManagement -> 404 HTML, no workflow"""
         return await self.show_ui("ShowUI=PINManagement")
 
     async def show_ui_settings(self):
-        """EID_CLIENT_A1_07 (n.a.: no user interface to open): http: GET /eID-Client?ShowUI=Settings -> 404 HTML, no workflow"""
+        """EID_CLIENT_A1_07: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=Settings -> 404 HTML, no workflow"""
         return await self.show_ui("ShowUI=Settings")
 
     async def show_ui_no_module(self):
-        """EID_CLIENT_A1_08 (n.a.: no user interface to open): http: GET /eID-Client?ShowUI -> 404 HTML, no workflow"""
+        """EID_CLIENT_A1_08: n.a. (no user interface to open): http: GET /eID-Client?ShowUI -> 404 HTML, no workflow"""
         return await self.show_ui("ShowUI")
 
     async def show_ui_unknown_module(self):
-        """EID_CLIENT_A1_09 (n.a.: no user interface to open): http: GET /eID-Client?ShowUI=NoSuchModule -> 404 HTML, no workflow"""
+        """EID_CLIENT_A1_09: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=NoSuchModule -> 404 HTML, no workflow"""
         return await self.show_ui("ShowUI=NoSuchModule")
 
     async def second_websocket(self):
