@@ -71,6 +71,7 @@ deb-test: deb deb-testserver
 # TR-03124-2 conformance report from what these runs printed (kept in $(CONFORMANCE_DIR)).
 # PersoSim as the phone (persosim-test) runs where PERSOSIM_DIR names a build; elsewhere it skips.
 test: lint build
+	/usr/bin/python3 -B Tests/Support/conformance_report_tests.py
 	rm -rf $(CONFORMANCE_DIR)
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) \
@@ -113,28 +114,32 @@ proxy-test: build
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest \
 	  --filter 'ProxyTests|HTTPProxyTests'
 
-# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance"): one line per test case
-# of the catalogue Tests/Conformance/TR-03124-2.tsv (ID, pass/FAIL/missing/n.a., the tests that
-# check it), then `N passed, M failed`; fails when an applicable case has a failing test or none.
+# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance", docs/testing.md "The
+# conformance report"): one line per test case of the catalogue Tests/Conformance/TR-03124-2.tsv (ID,
+# pass/n.a./FAIL/missing, the tests that check it), then the counts. A case is green only when it has
+# a test and every one of its tests passed: one that failed, was skipped or did not run turns it red,
+# n.a. cases too (their tests assert why they do not apply); the report then exits 1.
 # Tests name their cases: `@Test("EID_CLIENT_A2_05: …")`, peer cases `EID_CLIENT_A1_05: …`.
 # `make conformance` builds once and runs only those tests: the Swift ones (--filter by their
 # function names, Tests/Support/conformance.py swift-filter) and eid serve's peer cases
-# (serve_peer_tests.py with the word EID_CLIENT_); `make test` runs everything anyway and reports
-# from its own output (conformance-report). `make conformance-table` writes the README's table
+# (serve_peer_tests.py with the word EID_CLIENT_), prints the report whatever they gave, and fails
+# when swift test, the peer cases or the report failed. `make test` runs everything anyway and reports
+# from its own output (conformance-report); it runs the report's own rules first
+# (conformance_report_tests.py). `make conformance-table` writes the README's table
 # (between <!-- conformance-table --> and <!-- /conformance-table -->) from the catalogue and the
 # test names in the sources.
 CONFORMANCE_DIR ?= $(CURDIR)/.build-conformance
-CONFORMANCE := /usr/bin/python3 Tests/Support/conformance.py
+CONFORMANCE := /usr/bin/python3 -B Tests/Support/conformance.py
 conformance: build
 	$(SWIFT) build --build-tests
 	rm -rf $(CONFORMANCE_DIR)
-	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	bin="$$($(SWIFT) build --show-bin-path)"; status=0; \
 	  EID_BIN_DIR="$$bin" $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log \
-	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)"
-	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)" || status=$$?; \
 	  $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/serve-peer-eid.log \
-	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_
-	$(MAKE) conformance-report
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_ || status=$$?; \
+	  $(CONFORMANCE) report $(CONFORMANCE_DIR)/*.log || status=$$?; \
+	  exit $$status
 
 conformance-report:
 	@$(CONFORMANCE) report $(wildcard $(CONFORMANCE_DIR)/*.log)

@@ -33,7 +33,7 @@ extension ThroughPCSCD {
             /// "/refresh?session=…&error=communication" is "/refresh+error"); nil: no url.
             var urlPath: String?
             /// The result parameters the browser's address (--open: the url with them) ends with;
-            /// nil: nothing is opened.
+            /// nil: nothing is opened (the fake xdg-open must not have run).
             var urlResult: String?
             /// What `/result?session=ID` says: true, false, or nil when there is no session to ask about.
             var serverOK: Bool?
@@ -298,6 +298,11 @@ extension ThroughPCSCD {
                 }
             } else {
                 expect(url == nil, "url \(url ?? "none"), not none")
+            }
+            if expected.urlResult == nil {
+                // What the fake xdg-open received: nothing, as `urlResult` nil says.
+                let opened = try? String(contentsOf: opener.appendingPathComponent("args"), encoding: .utf8)
+                expect(opened == nil, "opened \(opened ?? ""), not nothing")
             }
             if let ok = expected.serverOK, let server {
                 guard let session else { return problems + ["\(name): no session id in the url"] }

@@ -236,11 +236,27 @@ async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIM
 
 def says_why(answer):
     """Raises CaseFailed unless the HTML error page `answer` says something in words (TR-03124-2
-    EID_CLIENT_D_16: a human-readable error description in the body)."""
-    words = re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", answer.body)).strip()
+    EID_CLIENT_D_16: a human-readable error description in the body); what it must say, where a case
+    knows: ERROR_PAGES."""
+    words = page_words(answer)
     if len(words) < 20:
         raise CaseFailed(f"the error page says nothing in words: {answer.body[:300]!r}")
     return answer
+
+
+def page_words(answer):
+    """The words of the HTML page `answer` (its markup gone, entities as sent), one space between each."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", answer.body)).strip()
+
+
+# What eid serve's error page must say, beyond saying something (`says_why`), for the fault cases whose
+# browser gets a page, by fault: the words eid writes (HTML-escaped), `{origin}` the eid-testserver's
+# origin with http for https. TR-03124-2 EID_CLIENT_D_16_d: a redirect to http on the way to the TcToken
+# names that address and why it was not followed.
+ERROR_PAGES = {
+    "redirect_http": ("The authentication failed: the TcToken could not be fetched: {http_origin}/tctoken",
+                      "is not an https address; only https is allowed."),
+}
 
 
 def result_location(location, origin):
@@ -471,6 +487,39 @@ class ServeRunner(auth.Runner):
         await self.drain()
         says_why(expect(answers[-1], 400, "text/html", NO_CACHE))
 
+    async def show_ui(self, query):
+        """GET /eID-Client?`query` (ShowUI, TR-03124-2 A1_06 to A1_09, profile ACTION_SHOWUI, not applicable
+        to eid): eid has no graphical user interface to open, so there is nothing at that address: 404
+        HTML saying so, as for any query without Status or tcTokenURL, and the connected SDK client is
+        told nothing (no workflow starts). AusweisApp2 1.26.2 answers 200 (measured; it shows its window)."""
+        answer = await self.get("/eID-Client?" + query)
+        if self.aa2:
+            expect(answer, 200)
+            return "expected difference: AusweisApp2 answers 200 and shows its window (eid has none: 404)"
+        says_why(expect(answer, 404, "text/html"))
+        if "There is nothing at this address." not in page_words(answer):
+            raise CaseFailed(f"the 404 page does not say there is nothing here: {page_words(answer)[:300]!r}")
+        # GET_INFO answered with INFO and nothing before it (no AUTH, no CHANGE_PIN): no workflow started.
+        await self.client.send("GET_INFO")
+        await self.client.expect("INFO", timeout=10, ignore=("READER", "STATUS"))
+        return None
+
+    async def show_ui_pin_management(self):
+        """EID_CLIENT_A1_06: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=PINManagement -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=PINManagement")
+
+    async def show_ui_settings(self):
+        """EID_CLIENT_A1_07: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=Settings -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=Settings")
+
+    async def show_ui_no_module(self):
+        """EID_CLIENT_A1_08: n.a. (no user interface to open): http: GET /eID-Client?ShowUI -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI")
+
+    async def show_ui_unknown_module(self):
+        """EID_CLIENT_A1_09: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=NoSuchModule -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=NoSuchModule")
+
     async def second_websocket(self):
         """websocket: a second client while one is connected -> 429"""
         expect((await exchange(upgrade(self.app.port), self.app.port, head_only=True))[-1], 429)
@@ -533,7 +582,8 @@ class ServeRunner(auth.Runner):
 
     HTTP_CASES = [status_text, status_json, status_upper_case, preflight, unknown_path, no_query,
                   kernel_without_upgrade, bad_host, tctoken_not_found, tls1_version, tls1_suites, tls1_key, tls1_dh,
-                  tctoken_not_https, second_websocket,
+                  tctoken_not_https, show_ui_pin_management, show_ui_settings, show_ui_no_module,
+                  show_ui_unknown_module, second_websocket,
                   origin_websocket, cancel, conflict, other_addresses]
 
     async def run_case(self, case):
@@ -562,7 +612,14 @@ class ServeRunner(auth.Runner):
         of it (the case's `browser`), saying why in words (TR-03124-2 EID_CLIENT_D_16)."""
         expect(answers[0], 102)
         if case["url"] == auth.NONE:
-            says_why(expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE))
+            page = says_why(expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE))
+            if not self.aa2:
+                http_origin = self.server.origin.replace("https://", "http://", 1)
+                words = page_words(page)
+                for expected in ERROR_PAGES.get(case["fault"], ()):
+                    if expected.format(http_origin=http_origin) not in words:
+                        raise CaseFailed(f"the error page does not say {expected.format(http_origin=http_origin)!r}: "
+                                         f"{words[:400]!r}")
             return
         answer = expect(answers[-1], 303, headers=NO_CACHE)
         want = (case["url"], case["major"], url_minor(case, eid=not self.aa2))
