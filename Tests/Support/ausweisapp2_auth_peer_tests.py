@@ -309,13 +309,13 @@ EID_DIFFERENCES = {
 
 
 # Differences in what eid asks, found live, the rest of the case compared as usual: the fault, the rights eid
-# leaves out of ACCESS_RIGHTS' chat lists that AusweisApp2 shows, those eid shows that AusweisApp2 does not,
-# and why.
+# leaves out of ACCESS_RIGHTS' chat.effective that AusweisApp2 shows there, those eid adds to chat.effective and
+# chat.optional that AusweisApp2 does not show, and why.
 CHAT_DIFFERENCES = {
     "chat_beyond_dv": ({"PlaceOfBirth"}, set(),
-                       "difference found live: the AT's CHAT grants PlaceOfBirth, which its DV does not: eid's "
-                       "ACCESS_RIGHTS leaves it out (the chain's intersection), AusweisApp2 1.26.2 shows it and the "
-                       "card refuses the read"),
+                       "difference found live: the AT's CHAT requires PlaceOfBirth, which its DV does not grant: "
+                       "eid's ACCESS_RIGHTS leaves it out of effective (the chain's intersection; required still names "
+                       "it), AusweisApp2 1.26.2 keeps it there and the card refuses the read; the same AUTH"),
     "eac1_no_chats": (set(), {"AgeVerification", "AddressVerification"},
                       "difference found live: EAC1 without RequiredCHAT and OptionalCHAT: eid offers all the AT "
                       "grants, AgeVerification and AddressVerification too; AusweisApp2 1.26.2 leaves those two out "
@@ -335,10 +335,7 @@ def chat_difference(expected, reference, candidate):
     theirs, ours = asks[0][0].pop("chat", {}), asks[1][0].pop("chat", {})
     for key in ("effective", "required", "optional"):
         mine = set(theirs.get(key, []))
-        if key == "required" or not mine:  # what AusweisApp2 shows in effective and optional only
-            want = sorted(mine - removed)
-        else:
-            want = sorted(mine - removed | added)
+        want = sorted(mine - (removed if key == "effective" else set()) | (added if mine and key != "required" else set()))
         if ours.get(key) != want:
             raise CaseFailed(f"chat.{key}: eid {ours.get(key)}, expected AusweisApp2's {theirs.get(key)} without "
                              f"{sorted(removed)}, with {sorted(added)}")

@@ -30,8 +30,9 @@ FIELD_DIFFERENCES = {
                                                   "SDK does (1.26.2 sends none)",
     ("AUTH", "reason", "eid", str): "AUTH result.reason: eid names the failure's reason, as AusweisApp 2.x's SDK "
                                     "does (1.26.2 names none)",
-    ("ENTER_PIN", "insertable", "AusweisApp2", bool): "difference found live: ENTER_PIN's reader.insertable: "
-                                                      "AusweisApp2 sends it (false), eid sends none",
+    ("ENTER_*", "insertable", "AusweisApp2", bool): "difference found live: the reader of ENTER_PIN, ENTER_NEW_PIN, "
+                                                    "ENTER_CAN and ENTER_PUK: AusweisApp2 sends insertable (false), "
+                                                    "eid sends none",
 }
 
 UNORDERED = ("READER", "STATUS")
@@ -81,12 +82,13 @@ def field_differences(reference, candidate):
     """Asserts FIELD_DIFFERENCES on both sides' SDK views (`reference` AusweisApp2's, `candidate` eid's)
     and takes those fields out of both; returns (the notes of the ones eid sent, problems)."""
     notes, problems = set(), []
-    holders = {"AUTH": lambda m: m.get("result"), "ENTER_PIN": lambda m: m.get("reader")}
+    holders = {"AUTH": lambda m: m.get("result"), "ENTER_*": lambda m: m.get("reader")}
     for side, view in (("AusweisApp2", reference), ("eid", candidate)):
         for message in view:
             for (name, field, sender, kind), note in FIELD_DIFFERENCES.items():
                 holder = holders.get(name, lambda m: m)(message)
-                if message.get("msg") != name or not isinstance(holder, dict) or field not in holder:
+                named = message.get("msg", "").startswith("ENTER_") if name == "ENTER_*" else message.get("msg") == name
+                if not named or not isinstance(holder, dict) or field not in holder:
                     continue
                 value = holder.pop(field)
                 if side != sender:
