@@ -66,11 +66,12 @@ deb-test: deb deb-testserver
 # against `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
 # (Debian's python3 for python3-websockets); then AusweisApp2 and eid compared live, two suites at
 # once, each with a pcscd and a reader of its own (pcsc-env.sh run DIR; the second's vpcd ports 10
-# higher): the SDK authentications (ausweisapp2_auth_peer_tests.py, about 3 min; its output follows
-# when both ended) and the port-24727 cases (serve-peer-test SERVE_CLIENT=live: serve_peer_tests.py,
-# about 3 min, then a real browser, headless chromium, serve_browser_tests.py against `eid serve`,
-# about 15 s; its screenshots stay in $(E2E_DIR)-serve). Last, the TR-03124-2 conformance report
-# from what these runs printed (kept in $(CONFORMANCE_DIR)).
+# higher): the SDK authentications (ausweisapp2_auth_peer_tests.py, about 3 min; its output, kept
+# in $(E2E_DIR)/auth-peer-tests.log, follows when both ended) and the port-24727 cases
+# (serve-peer-test SERVE_CLIENT=live: serve_peer_tests.py, about 3 min, then a real browser,
+# headless chromium, serve_browser_tests.py against `eid serve`, about 15 s; its screenshots stay
+# in $(E2E_DIR)-serve). Last, the TR-03124-2 conformance report from what these runs printed (kept
+# in $(CONFORMANCE_DIR)).
 # PersoSim as the phone (persosim-test) runs where PERSOSIM_DIR names a build; elsewhere it skips.
 test: lint build
 	rm -rf $(CONFORMANCE_DIR)
@@ -80,11 +81,11 @@ test: lint build
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
-	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py \
-	    "$$($(SWIFT) build --show-bin-path)" >$(E2E_DIR)-auth-peer.log 2>&1 & auth=$$!; \
+	mkdir -p $(E2E_DIR); $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py \
+	    "$$($(SWIFT) build --show-bin-path)" >$(E2E_DIR)/auth-peer-tests.log 2>&1 & auth=$$!; \
 	  EID_E2E_BASE_PORT=$$(( $${EID_E2E_BASE_PORT:-37888} + 10 )) $(MAKE) serve-peer-test SERVE_CLIENT=live \
 	    E2E_DIR=$(E2E_DIR)-serve SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log; serve=$$?; \
-	  wait $$auth; auth=$$?; cat $(E2E_DIR)-auth-peer.log; [ $$serve -eq 0 ] && [ $$auth -eq 0 ]
+	  wait $$auth; auth=$$?; cat $(E2E_DIR)/auth-peer-tests.log; [ $$serve -eq 0 ] && [ $$auth -eq 0 ]
 	$(MAKE) persosim-test
 	$(MAKE) deb-test
 	$(MAKE) conformance-report

@@ -335,7 +335,9 @@ def chat_difference(expected, reference, candidate):
     theirs, ours = asks[0][0].pop("chat", {}), asks[1][0].pop("chat", {})
     for key in ("effective", "required", "optional"):
         mine = set(theirs.get(key, []))
-        want = sorted(mine - (removed if key == "effective" else set()) | (added if mine and key != "required" else set()))
+        less = removed if key == "effective" else set()
+        more = added if mine and key != "required" else set()
+        want = sorted(mine - less | more)
         if ours.get(key) != want:
             raise CaseFailed(f"chat.{key}: eid {ours.get(key)}, expected AusweisApp2's {theirs.get(key)} without "
                              f"{sorted(removed)}, with {sorted(added)}")
@@ -517,8 +519,10 @@ class Runner:
         self.tls2_dir = self.tls2_server = self.tls2_port = None
 
     async def start_app(self):
-        self.app = EidServe(self.eid_dir, self.serve_arguments, test_pki=not self.serve_arguments) if self.eid_dir else \
-            AusweisApp2(settings=NO_PREVERIFICATION)
+        if self.eid_dir:
+            self.app = EidServe(self.eid_dir, self.serve_arguments, test_pki=not self.serve_arguments)
+        else:
+            self.app = AusweisApp2(settings=NO_PREVERIFICATION)
         self.client = await SDKClient.connect(self.app.url)
         await self.client.wait_for_reader(self.reader, has_card=True)
 
@@ -916,7 +920,8 @@ class LiveRunner:
         for side in self.sides:
             if side.pin_to_auth:
                 times = sorted(side.pin_to_auth)
-                print(f"{side.side} SET_PIN -> AUTH (ok) against eid-testserver: median {times[len(times) // 2]:.2f} s, "
+                print(f"{side.side} SET_PIN -> AUTH (ok) against eid-testserver: "
+                      f"median {times[len(times) // 2]:.2f} s, "
                       f"{times[0]:.2f}-{times[-1]:.2f} s over {len(times)} authentications")
         if self.print_summary:
             print(self.tally.summary(len(cases)))
