@@ -657,6 +657,11 @@ DIFFERENT_ANSWERS = {
     "second_websocket": "difference found live: the 429 to a second WebSocket client: eid's is an HTML page "
                         "(text/html), AusweisApp2 1.26.2's has no body and no Content-Type",
 }
+# ShowUI (TR-03124-2 A1_06 to A1_09): eid has no window to show, so 404 and no workflow; AusweisApp2 1.26.2 200.
+DIFFERENT_ANSWERS.update({name: "ShowUI: eid has no user interface to open (404, no workflow); AusweisApp2 1.26.2 "
+                                "answers 200 and shows its window"
+                          for name in ("show_ui_pin_management", "show_ui_settings", "show_ui_no_module",
+                                       "show_ui_unknown_module")})
 # Fault cases where the Location's ResultMinor differs on purpose (REPORTED_TO_THE_SERVER), why.
 DIFFERENT_LOCATIONS = {fault: "eid answers the server's unreadable EAC2 message with an error DIDAuthenticateResponse, "
                               "so the session ends with the server's error (serverError; AusweisApp2 1.26.2 sends "
