@@ -301,7 +301,7 @@ let package = Package(
         ),
         // Against independent peers: openssl s_server and a Python https server, on loopback; and
         // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
-        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows", "LockedPages"]),
         .testTarget(
             name: "WorkflowsTests",
             dependencies: [
