@@ -266,6 +266,9 @@ let package = Package(
         // Whether pages are locked into RAM (/proc/self/smaps), for the tests of the secrets' memory.
         .target(name: "LockedPages", path: "Tests/LockedPages"),
         .testTarget(name: "SmartCardTests", dependencies: ["SmartCard", "LockedPages"]),
+        // Programs tests write and run: written so that no forked child holds them open (ETXTBSY), and one
+        // that lists the descriptors it inherited.
+        .target(name: "TestPrograms", path: "Tests/TestPrograms"),
         .testTarget(name: "PCSCTests", dependencies: ["PCSC"]),
         // The published test vectors and their loader, shared by the crypto and EAC tests.
         .target(
@@ -298,7 +301,7 @@ let package = Package(
         ),
         // Against independent peers: openssl s_server and a Python https server, on loopback; and
         // OnlineClient (TcToken fetch, PAOS over TLS-2) against the same Python server.
-        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows"]),
+        .testTarget(name: "TLSTests", dependencies: ["TLS", "OnlineClient", "Workflows", "LockedPages"]),
         .testTarget(
             name: "WorkflowsTests",
             dependencies: [
@@ -310,7 +313,7 @@ let package = Package(
             name: "FacesTests",
             dependencies: [
                 "Faces", "Workflows", "SDK", "CardSimulator", "SmartCard", "EIDTestServer", "Online", "EAC", "TestPKI",
-                "LockedPages", "LocalService", "RemoteIFD",
+                "LockedPages", "LocalService", "RemoteIFD", "TestPrograms",
             ]
         ),
         // A whole session against the in-process software card, with a small test-local eID client.
@@ -331,7 +334,7 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "PCSC", "EAC", "EIDCrypto", "SmartCard", "TestPKI", "CardSimulator", "OpenPACEPeer", "ECardAPISchema",
-                "RemoteIFD",
+                "RemoteIFD", "TestPrograms",
             ]
         ),
         .testTarget(

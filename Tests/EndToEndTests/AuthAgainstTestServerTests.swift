@@ -1,4 +1,5 @@
 import Foundation
+import TestPrograms
 import Testing
 
 /// The two binaries together, no card reader: `eid auth --json --simulator` (the in-process
@@ -183,20 +184,20 @@ struct AuthAgainstTestServerTests {
 /// `eid auth --open` as a process: a fake `xdg-open` first on PATH gets the refresh address as
 /// its one argument; nothing it prints reaches the JSON on standard output.
 extension AuthAgainstTestServerTests {
-    /// A directory with an executable `xdg-open` that records its arguments in `args` and prints
-    /// on both streams.
+    /// A directory with an executable `xdg-open` that records its arguments in `args`, then the
+    /// descriptors it was started with in `fds` (DescriptorLister), and prints on both streams.
     static func fakeXdgOpen() throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eid-xdg-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let script = dir.appendingPathComponent("xdg-open")
-        try """
-        #!/bin/sh
-        { echo "$#"; for a in "$@"; do printf '%s\\n' "$a"; done; } > "\(dir.path)/args"
-        echo "xdg-open noise"
-        echo "xdg-open noise" >&2
+        try ExecutableFile.write(
+            """
+            #!/bin/sh
+            { echo "$#"; for a in "$@"; do printf '%s\\n' "$a"; done; } > "\(dir.path)/args"
+            \(DescriptorLister.command(writingTo: dir.appendingPathComponent("fds").path))
+            echo "xdg-open noise"
+            echo "xdg-open noise" >&2
 
-        """.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+            """, to: dir.appendingPathComponent("xdg-open").path)
         return dir
     }
 
@@ -216,6 +217,10 @@ extension AuthAgainstTestServerTests {
             let url = try #require(last["url"] as? String)
             // AUTH's url as AusweisApp's SDK gives it; the browser's has the result parameters.
             #expect(url.hasPrefix("https://127.0.0.1:\(port)/refresh?") && !url.contains("ResultMajor"))
+            // Only standard input, output and error (all /dev/null in JSON mode) reach the opener:
+            // none of eid's connections, to the eID server or pcscd.
+            let open = try DescriptorLister.read(dir.appendingPathComponent("fds"))
+            #expect(open == [0: "/dev/null", 1: "/dev/null", 2: "/dev/null"], "\(open)")
             let args = try String(contentsOf: dir.appendingPathComponent("args"), encoding: .utf8)
             #expect(args == "1\n" + url + "&ResultMajor=ok\n")
         }

@@ -1,6 +1,7 @@
 import Foundation
 import SDK
 import SmartCard
+import TestPrograms
 import Testing
 import Workflows
 
@@ -17,9 +18,9 @@ import Workflows
     final class ScriptedPinentry {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-\(UUID())")
         var script: String { directory.appendingPathComponent("pinentry").path }
-        /// The script run by sh: no exec of a file just written (another test's fork may still
-        /// hold it open for writing, ETXTBSY).
-        var program: PinentryProgram { PinentryProgram(program: "/bin/sh", arguments: [script]) }
+        /// The script itself is the program eid starts (ExecutableFile writes it so that no
+        /// other test's child holds it open, which would make it ETXTBSY).
+        var program: PinentryProgram { PinentryProgram(program: script) }
         var log: URL { directory.appendingPathComponent("log") }
 
         init(
@@ -41,7 +42,7 @@ import Workflows
                   esac
                 done
                 """
-            try script.write(toFile: self.script, atomically: true, encoding: .utf8)
+            try ExecutableFile.write(script, to: self.script)
         }
 
         deinit { try? FileManager.default.removeItem(at: directory) }
@@ -178,19 +179,28 @@ import Workflows
         #expect(Date().timeIntervalSince(start) < 4)
     }
 
-    /// The program gets its Assuan socket and standard error, none of eid's other descriptors
-    /// (here one on a high number, as a connection to pcscd or the eID server would be).
+    /// The program gets its Assuan socket (as standard input and output) and standard error, none
+    /// of eid's other descriptors: here one held open on a high number without close-on-exec, as a
+    /// connection to pcscd or the eID server might be. The script lists what it inherited.
     @Test func noOtherDescriptorReachesTheProgram() throws {
         let file = open("/dev/null", O_RDONLY)
         #expect(dup2(file, 200) == 200)
         close(file)
         defer { close(200) }
+        #expect(fcntl(200, F_GETFD) & FD_CLOEXEC == 0, "the held descriptor is inheritable")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pinentry-fds-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let list = directory.appendingPathComponent("fds")
         let script = try ScriptedPinentry(
-            getpin: "if [ -e /proc/$$/fd/200 ]; then echo 'D leaked'; else echo 'D closed'; fi; echo OK")
+            getpin: "\(DescriptorLister.command(writingTo: list.path)); echo 'D listed'; echo OK")
         let face = face(script)
         face.requests.note(.enterPIN(error: nil, reader: reader))
-        let answer = try #require(pin(face.nextCommand(timeout: 5)))
-        #expect(answer.matches(Secret("closed")))
+        let answer = try #require(pin(face.nextCommand(timeout: 10)))
+        #expect(answer.matches(Secret("listed")))
+        let open = try DescriptorLister.read(list)
+        #expect(open.keys.sorted() == [0, 1, 2], "\(open)")
+        #expect(open[0]?.hasPrefix("socket:") == true && open[0] == open[1], "\(open)")
     }
 
     @Test func aProgramIsInstalledByPathOrOnPATH() {

@@ -1,5 +1,6 @@
 import Faces
 import Foundation
+import TestPrograms
 import Testing
 
 /// `--open`'s opener as a process: a fake `xdg-open` (a script in a temporary directory) records
@@ -19,8 +20,7 @@ import Testing
             exit \(status)
 
             """
-        try text.write(to: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script.path)
+        try ExecutableFile.write(text, to: script.path)
         return dir
     }
 
@@ -70,5 +70,26 @@ import Testing
         #expect(throws: URLOpener.Failure.openerFailed(program: path, status: 3)) {
             try URLOpener(program: path).open("https://service.example/r", quiet: true)
         }
+    }
+
+    /// The opener gets standard input, output and error and nothing else of eid's: a descriptor eid
+    /// holds open without close-on-exec (here a pipe, as a connection to pcscd or a server would be)
+    /// does not reach the opener or the browser it starts.
+    @Test func theOpenerInheritsOnlyItsStandardStreams() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("eid-opener-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let program = dir.appendingPathComponent("xdg-open").path
+        try ExecutableFile.write(
+            DescriptorLister.script(writingTo: dir.appendingPathComponent("fds").path), to: program)
+        var held: [Int32] = [0, 0]
+        try #require(pipe(&held) == 0)
+        defer { for fd in held { close(fd) } }
+        #expect(fcntl(held[1], F_GETFD) & FD_CLOEXEC == 0, "the held descriptor is inheritable")
+
+        try URLOpener(program: program).open("https://service.example/refresh", quiet: true)
+        let open = try DescriptorLister.read(dir.appendingPathComponent("fds"))
+        #expect(open.keys.sorted() == [0, 1, 2], "\(open)")
+        #expect(open[0] == "/dev/null" && open[1] == "/dev/null" && open[2] == "/dev/null", "\(open)")
     }
 }

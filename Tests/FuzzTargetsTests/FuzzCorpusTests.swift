@@ -5,7 +5,8 @@ import Testing
 
 /// Replays every fuzz target's corpus (Tests/Fuzz/Corpus/<target>/: seeds from the project's
 /// fixtures and transcripts, and every input a fuzzer crashed on) without fuzzing: an input
-/// that crashes or hangs a target fails `make test`.
+/// that crashes a target, or takes more than a second of CPU time (BoundedReplay), fails
+/// `make test`.
 @Suite struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus")
@@ -22,7 +23,30 @@ import Testing
         let inputs = try Self.inputs(of: target)
         #expect(!inputs.isEmpty, "no corpus for \(target.rawValue)")
         for input in inputs {
-            target.run(Array(try Data(contentsOf: input)))
+            let outcome = BoundedReplay.run(target, Array(try Data(contentsOf: input)))
+            guard case .ran = outcome else {
+                // A hanging input is left running on its thread; the next one would share the CPU with it.
+                Issue.record("\(target.rawValue)/\(input.lastPathComponent): \(outcome)")
+                break
+            }
+        }
+    }
+
+    /// The bound fails an input that computes too long, and passes one that ends in time.
+    @Test func anInputThatRunsTooLongFails() {
+        let stop = Locked(false)
+        let slow = BoundedReplay.run(cpuBound: 0.05) {
+            while !stop.withLock({ $0 }) {}  // computes until told to stop
+        }
+        stop.withLock { $0 = true }
+        guard case .tooSlow(let seconds) = slow else {
+            Issue.record("a loop without end must exceed the bound: \(slow)")
+            return
+        }
+        #expect(seconds > 0.05)
+        guard case .ran = BoundedReplay.run(.tlv, [0x04, 0x01, 0x00]) else {
+            Issue.record("a short TLV input must end within the bound")
+            return
         }
     }
 

@@ -9,11 +9,14 @@ import SmartCard
 import TestPKI
 import Testing
 
-/// Writes the seeds that come from runs rather than fixtures into Tests/Fuzz/Corpus (committed):
-/// `EID_FUZZ_WRITE_SEEDS=1 swift test --filter FuzzSeedWriter`. The rest of the corpus is
-/// copied from the fixtures and vectors (Tests/Fuzz/README.md).
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["EID_FUZZ_WRITE_SEEDS"] == "1"))
-struct FuzzSeedWriter {
+/// The seeds that come from runs rather than fixtures (the rest of the corpus is copied from the
+/// fixtures and vectors, Tests/Fuzz/README.md). Every run makes them again and replays each through
+/// its target within the corpus bound (BoundedReplay), and checks that a seed of that name is
+/// committed in Tests/Fuzz/Corpus; `EID_FUZZ_WRITE_SEEDS=1 swift test --filter FuzzSeedWriter`
+/// writes them there.
+@Suite struct FuzzSeedWriter {
+    static let writes = ProcessInfo.processInfo.environment["EID_FUZZ_WRITE_SEEDS"] == "1"
+
     static let pki: ServerPKI = {
         do {
             return try ServerPKI.testPKI(
@@ -23,9 +26,20 @@ struct FuzzSeedWriter {
     }()
 
     func write(_ bytes: [UInt8], _ target: FuzzTarget, _ name: String) throws {
+        let outcome = BoundedReplay.run(target, bytes)
+        guard case .ran = outcome else {
+            Issue.record("the seed \(target.rawValue)/\(name): \(outcome)")
+            return
+        }
         let folder = FuzzCorpusTests.corpus.appendingPathComponent(target.rawValue)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(bytes).write(to: folder.appendingPathComponent(name))
+        if Self.writes {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(bytes).write(to: folder.appendingPathComponent(name))
+        } else {
+            #expect(
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path),
+                "the seed \(target.rawValue)/\(name) is committed")
+        }
     }
 
     @Test func terminalCheck() throws {

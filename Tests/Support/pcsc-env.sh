@@ -34,6 +34,11 @@ PACKAGES+=(chromium chromium-driver python3-selenium)
 PACKAGES+=(tinyproxy-bin)
 # make deb: dpkg-shlibdeps (dpkg-dev) finds the package's Depends, lintian judges the .deb as Debian does.
 PACKAGES+=(dpkg-dev lintian)
+# What the end-to-end tests run besides (a test without it would be skipped, which CI does not
+# allow: docs/testing.md "Skips"): readelf (binutils) reads the libraries the executables name;
+# unshare, prlimit and setsid (util-linux) give a private mount namespace, RLIMIT_MEMLOCK 0 and a
+# session of its own; Debian's python3 runs the peer scripts.
+PACKAGES+=(binutils util-linux python3)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 

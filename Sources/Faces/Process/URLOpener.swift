@@ -6,8 +6,9 @@ import Glibc
 /// way a browser-started eID client sends the browser on. Only an https address is handed over,
 /// as one argument of its own (`posix_spawnp`, never a shell); the opener's standard output goes
 /// to /dev/null, and so does its standard error when `quiet` (JSON mode: nothing of it mixes
-/// into the SDK messages). eid does not wait for the browser: it waits a short moment for an
-/// opener that fails at once, then leaves it running in a process group of its own.
+/// into the SDK messages); no other descriptor of eid's is passed on (`Spawn.closeOthers`). eid
+/// does not wait for the browser: it waits a short moment for an opener that fails at once, then
+/// leaves it running in a process group of its own.
 public struct URLOpener: Sendable {
     /// Why the address was not opened. No case carries the address's query (it may hold a session).
     public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
@@ -59,6 +60,9 @@ public struct URLOpener: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        // Nothing else of eid's: the opener, and the browser it starts, outlive eid and must not
+        // hold its connections (to pcscd, to the eID server) or other descriptors open.
+        Spawn.closeOthers(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
