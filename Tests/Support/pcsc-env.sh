@@ -32,6 +32,11 @@ PACKAGES+=(chromium chromium-driver python3-selenium)
 PACKAGES+=(tinyproxy-bin)
 # make deb: dpkg-shlibdeps (dpkg-dev) finds the package's Depends, lintian judges the .deb as Debian does.
 PACKAGES+=(dpkg-dev lintian)
+# PersoSim, the independent phone side of the remote reader tests (make persosim-test): its kit builds with
+# Debian's JDK (javac, jar, keytool; jdb drives the card removal) against these jars (the kit's build.sh).
+PACKAGES+=(default-jdk-headless libbcprov-java libbcpkix-java libbctls-java libbcutil-java libandroid-json-org-java
+    libosgi-core-java libosgi-compendium-java libxstream-java libjackson2-core-java libjackson2-databind-java
+    libjackson2-annotations-java libjakarta-annotation-api-java)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 
