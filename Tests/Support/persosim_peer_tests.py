@@ -126,7 +126,25 @@ class PersoSim:
                 continue
         if "UDP announce failed" in self.log_text():
             raise CaseFailed("this PersoSim build cannot announce to host:port: rebuild it from the current kit (README \"PersoSim\")")
-        raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s")
+        raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s"
+                         + self.server_thread_diagnosis())
+
+    def server_thread_diagnosis(self):
+        """Why a PersoSim that runs announces nothing: its server thread is gone when it lost the
+        race in WebsocketComm.start() (upstream sets `running` only after starting the thread,
+        whose accept loop checks `running` first and then ends at once)."""
+        if self.process.poll() is not None or not shutil.which("jcmd"):
+            return ""
+        try:
+            threads = subprocess.run(["jcmd", str(self.process.pid), "Thread.print"], capture_output=True,
+                                     text=True, timeout=STEP_TIMEOUT).stdout
+        except subprocess.TimeoutExpired:
+            return ""
+        if "WebsocketComm-ServerThread" in threads:
+            return " (its server thread is alive)"
+        return (": its server thread has ended, PersoSim's start race (WebsocketComm.start sets `running` after"
+                " starting the thread, which checks it first); the kit's WebsocketComm needs `running = true`"
+                " before `serverThread.start()`")
 
     def wait_for_log(self, text, timeout=STEP_TIMEOUT):
         deadline = time.monotonic() + timeout
