@@ -62,42 +62,53 @@ deb-test: deb deb-testserver
 
 # Unit tests and end-to-end tests through the real pcscd + vpcd + eid-sim (among them the proxy runs,
 # `make proxy-test`); then AusweisApp2 as
-# an independent terminal for eid-sim (change PIN), as the eID client that authenticates with
-# it against eid-testserver, and as the client of vsmartcard's nPA emulator against
-# `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
-# (Debian's python3 for python3-websockets); then `eid serve` in AusweisApp2's place on its port:
-# the cases AusweisApp2 passes (serve_peer_tests.py, about 40 s) and a real browser, headless
-# chromium (serve_browser_tests.py, about 15 s; its screenshots stay in $(E2E_DIR)). Last, the
-# TR-03124-2 conformance report from what these runs printed (kept in $(CONFORMANCE_DIR)).
-# Then PersoSim as the phone (persosim-test), built from the kit beside the clone; in a clone without
-# ../shared it says in one line that it skipped (EID_REQUIRE_PERSOSIM=1, as .ci/run sets, fails instead).
+# an independent terminal for eid-sim (change PIN), and as the client of vsmartcard's nPA emulator
+# against `eid-testserver serve --pki`, also in vicc's default setup beside eid, case by case
+# (Debian's python3 for python3-websockets); then AusweisApp2 and eid compared live, two suites at
+# once, each with a pcscd and a reader of its own (pcsc-env.sh run DIR; the second's vpcd ports 10
+# higher): the SDK authentications (ausweisapp2_auth_peer_tests.py, about 3 min; its output, kept
+# in $(E2E_DIR)/auth-peer-tests.log, follows when both ended) and the port-24727 cases
+# (serve-peer-test SERVE_CLIENT=live: serve_peer_tests.py, about 3 min, then a real browser,
+# headless chromium, serve_browser_tests.py against `eid serve`, about 15 s; its screenshots stay
+# in $(E2E_DIR)-serve). Last, the TR-03124-2 conformance report from what these runs printed (kept
+# in $(CONFORMANCE_DIR)).
+# PersoSim as the phone (persosim-test, before deb-test and the report) is built from the kit beside the
+# clone; in a clone without ../shared it says in one line that it skipped (EID_REQUIRE_PERSOSIM=1, as
+# .ci/run sets, fails instead).
 test: lint build
+	/usr/bin/python3 -B Tests/Support/conformance_report_tests.py
 	rm -rf $(CONFORMANCE_DIR)
 	$(SWIFT) build --build-tests
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) \
 	  $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log $(SWIFT) test --skip-build --disable-xctest
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
-	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_auth_peer_test.py "$$($(SWIFT) build --show-bin-path)"
 	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/vicc_default_setup_peer_test.py "$$($(SWIFT) build --show-bin-path)"
-	$(MAKE) serve-peer-test SERVE_CLIENT=eid SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log
+	mkdir -p $(E2E_DIR); $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/ausweisapp2_auth_peer_tests.py \
+	    "$$($(SWIFT) build --show-bin-path)" >$(E2E_DIR)/auth-peer-tests.log 2>&1 & auth=$$!; \
+	  EID_E2E_BASE_PORT=$$(( $${EID_E2E_BASE_PORT:-37888} + 10 )) $(MAKE) serve-peer-test SERVE_CLIENT=live \
+	    E2E_DIR=$(E2E_DIR)-serve SERVE_LOG=$(CONFORMANCE_DIR)/serve-peer-eid.log; serve=$$?; \
+	  wait $$auth; auth=$$?; cat $(E2E_DIR)/auth-peer-tests.log; [ $$serve -eq 0 ] && [ $$auth -eq 0 ]
 	$(MAKE) persosim-test
 	$(MAKE) deb-test
 	$(MAKE) conformance-report
 
 # The eID client on port 24727 (issue 17) under test: SERVE_CLIENT=ausweisapp2 (the reference,
-# AusweisApp2 headless; default) or SERVE_CLIENT=eid (`eid serve` of this build). Its HTTP answers,
-# WebSocket SDK, browser-style activations with every eid-testserver fault and RUN_CHANGE_PIN
-# (serve_peer_tests.py), then a real browser, headless chromium (serve_browser_tests.py). What
-# AusweisApp2 answers: Tests/Support/SERVE-PEER.md. `make test` runs it with SERVE_CLIENT=eid.
+# AusweisApp2 headless; default), SERVE_CLIENT=eid (`eid serve` of this build) or SERVE_CLIENT=live
+# (both, each case on AusweisApp2 then on eid, compared live; the browser tests then run against
+# eid). Its HTTP answers, WebSocket SDK, browser-style activations with every eid-testserver fault
+# and RUN_CHANGE_PIN (serve_peer_tests.py), then a real browser, headless chromium
+# (serve_browser_tests.py). What AusweisApp2 answers: Tests/Support/SERVE-PEER.md. `make test`
+# runs it with SERVE_CLIENT=live.
 # SERVE_LOG=FILE keeps serve_peer_tests.py's output there too (make test: for the conformance report).
 SERVE_CLIENT ?= ausweisapp2
 SERVE_LOG ?=
 serve-peer-test: build
 	bin="$$($(SWIFT) build --show-bin-path)"; client="$(SERVE_CLIENT)"; [ "$$client" != eid ] || client="$$bin"; \
+	  browser="$$client"; [ "$$client" != live ] || browser="$$bin"; \
 	  $(ENV) run $(E2E_DIR) $(if $(SERVE_LOG),$(CONFORMANCE) tee $(SERVE_LOG)) \
 	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$client" && \
-	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$client"
+	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$browser"
 
 # eid's remote IFD client (issue 20) against PersoSim's remote IFD server, the independent phone side
 # (persosim_peer_tests.py: pairing, readers, PACE and change PIN in basic and PIN-pad mode, a wrong
@@ -131,28 +142,32 @@ proxy-test: build
 	EID_BIN_DIR="$$($(SWIFT) build --show-bin-path)" $(ENV) run $(E2E_DIR) $(SWIFT) test --skip-build --disable-xctest \
 	  --filter 'ProxyTests|HTTPProxyTests'
 
-# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance"): one line per test case
-# of the catalogue Tests/Conformance/TR-03124-2.tsv (ID, pass/FAIL/missing/n.a., the tests that
-# check it), then `N passed, M failed`; fails when an applicable case has a failing test or none.
+# BSI TR-03124-2 v1.3 conformance (issue 18; README "TR-03124-2 conformance", docs/testing.md "The
+# conformance report"): one line per test case of the catalogue Tests/Conformance/TR-03124-2.tsv (ID,
+# pass/n.a./FAIL/missing, the tests that check it), then the counts. A case is green only when it has
+# a test and every one of its tests passed: one that failed, was skipped or did not run turns it red,
+# n.a. cases too (their tests assert why they do not apply); the report then exits 1.
 # Tests name their cases: `@Test("EID_CLIENT_A2_05: …")`, peer cases `EID_CLIENT_A1_05: …`.
 # `make conformance` builds once and runs only those tests: the Swift ones (--filter by their
 # function names, Tests/Support/conformance.py swift-filter) and eid serve's peer cases
-# (serve_peer_tests.py with the word EID_CLIENT_); `make test` runs everything anyway and reports
-# from its own output (conformance-report). `make conformance-table` writes the README's table
+# (serve_peer_tests.py with the word EID_CLIENT_), prints the report whatever they gave, and fails
+# when swift test, the peer cases or the report failed. `make test` runs everything anyway and reports
+# from its own output (conformance-report); it runs the report's own rules first
+# (conformance_report_tests.py). `make conformance-table` writes the README's table
 # (between <!-- conformance-table --> and <!-- /conformance-table -->) from the catalogue and the
 # test names in the sources.
 CONFORMANCE_DIR ?= $(CURDIR)/.build-conformance
-CONFORMANCE := /usr/bin/python3 Tests/Support/conformance.py
+CONFORMANCE := /usr/bin/python3 -B Tests/Support/conformance.py
 conformance: build
 	$(SWIFT) build --build-tests
 	rm -rf $(CONFORMANCE_DIR)
-	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	bin="$$($(SWIFT) build --show-bin-path)"; status=0; \
 	  EID_BIN_DIR="$$bin" $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/swift-test.log \
-	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)"
-	-bin="$$($(SWIFT) build --show-bin-path)"; \
+	    $(SWIFT) test --skip-build --disable-xctest --filter "$$($(CONFORMANCE) swift-filter)" || status=$$?; \
 	  $(ENV) run $(E2E_DIR) $(CONFORMANCE) tee $(CONFORMANCE_DIR)/serve-peer-eid.log \
-	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_
-	$(MAKE) conformance-report
+	    /usr/bin/python3 Tests/Support/serve_peer_tests.py "$$bin" "$$bin" EID_CLIENT_ || status=$$?; \
+	  $(CONFORMANCE) report $(CONFORMANCE_DIR)/*.log || status=$$?; \
+	  exit $$status
 
 conformance-report:
 	@$(CONFORMANCE) report $(wildcard $(CONFORMANCE_DIR)/*.log)

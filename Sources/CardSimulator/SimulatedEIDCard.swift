@@ -106,7 +106,7 @@ public final class SimulatedEIDCard: @unchecked Sendable {
             return (process(command), traceObserver)
         }
         if let observer, let response {
-            observer(APDUTrace(instruction: command.count >= 2 ? command[1] : nil, statusWord: response.statusWord))
+            observer(APDUTrace(command: command, statusWord: response.statusWord))
         }
         return response?.bytes ?? []
     }

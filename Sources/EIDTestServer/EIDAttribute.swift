@@ -2,7 +2,7 @@ import EAC
 import OrderedJSON
 import SmartCard
 
-/// The data groups of the eID application as the server reports them (AUTH-PROTOCOL 7.2): the
+/// The data groups of the eID application as the server reports them (docs/protocol.md, "eID data groups"): the
 /// name the AusweisApp2 SDK gives the right to read each (GivenNames, FamilyName, DateOfBirth,
 /// Address, …) and its value as JSON: text as a string, a date YYYYMMDD as `YYYY-MM-DD` (as it
 /// is when a digit is unknown), a structured place as an object (street, city, state, country,

@@ -4,7 +4,7 @@ import Online
 import SmartCard
 
 /// EAC1 and EAC2 on the server side: what it asks for, what it checks in the client's outputs,
-/// and the keys of its secure messaging after Chip Authentication (AUTH-PROTOCOL 2.5, 6.6, 9.3).
+/// and the keys of its secure messaging after Chip Authentication (docs/protocol.md, "The eID server's side").
 extension EIDServerSession {
     /// DIDAuthenticate with EAC1InputType: DV and AT certificates, the description, the CHATs,
     /// the auxiliary data and transaction info. No RequiredCHAT when no right is required (every

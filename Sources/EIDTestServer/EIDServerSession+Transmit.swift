@@ -2,7 +2,7 @@ import EAC
 import Online
 import SmartCard
 
-/// The Transmit rounds (AUTH-PROTOCOL 6.7): SELECT of the eID application and a VERIFY per
+/// The Transmit rounds (docs/protocol.md, "Transmit rounds"): SELECT of the eID application and a VERIFY per
 /// authenticated auxiliary datum the CHAT allows, then READ BINARY of every data group the
 /// effective CHAT grants that has an SDK name; one APDU per Transmit for `transmit_single`, all
 /// in one for `transmit_batch`; a read the card refuses second in the reads for `transmit_stop`.

@@ -3,7 +3,7 @@ import EIDCrypto
 import Online
 import SmartCard
 
-/// One online authentication on the server side (TR-03124; AUTH-PROTOCOL 2, 6.6, 6.7, 9) as a
+/// One online authentication on the server side (TR-03124; docs/protocol.md, "The eID server's side") as a
 /// state machine without transport: it takes the client's PAOS messages and answers each with
 /// the next server message.
 ///

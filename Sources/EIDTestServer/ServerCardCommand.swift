@@ -2,7 +2,7 @@ import EAC
 import SmartCard
 
 /// A command the server sends to the card through Transmit, under its own secure messaging
-/// (AUTH-PROTOCOL 6.7, 5.2, 7.1): select the eID application, VERIFY one authenticated
+/// (docs/protocol.md, "Transmit rounds"): select the eID application, VERIFY one authenticated
 /// auxiliary datum, read one data group; change the PIN (the fault `transmit_change_pin`); read a
 /// data group the effective CHAT does not grant (the fault `transmit_stop`).
 enum ServerCardCommand: Equatable, Sendable {

@@ -2,7 +2,7 @@ import EAC
 import EIDCrypto
 import TestPKI
 
-/// What the test eID server holds (AUTH-PROTOCOL 3, 6.6, 9.3): the CVCA the cards trust, its
+/// What the test eID server holds (docs/protocol.md, "The eID server's side"): the CVCA the cards trust, its
 /// DV certificate, the authentication terminal (AT) certificate with its private key (which
 /// signs Terminal Authentication), the certificate description whose hash the AT certificate
 /// carries (subject URL = the server's origin, CommCertificates = SHA-256 of its TLS

@@ -1,7 +1,7 @@
 import EAC
 import SmartCard
 
-/// The server's own secure messaging after Chip Authentication (AUTH-PROTOCOL 6.6, 6.7): the
+/// The server's own secure messaging after Chip Authentication (docs/protocol.md, "Chip Authentication"): the
 /// CA session keys with SSC 0, commands protected a batch at a time for one Transmit and the
 /// responses unprotected (MAC checked) as they come back. The send sequence counter counts
 /// every command and every response, so the i-th command of a batch uses SSC + 2i + 1 and its

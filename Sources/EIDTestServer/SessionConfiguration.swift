@@ -51,8 +51,8 @@ public struct SessionConfiguration: Sendable {
         self.cvcaChain = cvcaChain
     }
 
-    /// The checks the card makes for the server with authenticated auxiliary data (AUTH-PROTOCOL 5):
-    /// VERIFY through Transmit, each answered pass or fail.
+    /// The checks the card makes for the server with authenticated auxiliary data (docs/protocol.md,
+    /// "Authenticated auxiliary data"): VERIFY through Transmit, each answered pass or fail.
     public struct Verifications: Equatable, Sendable {
         /// Age verification: the holder is at least this old (years) on the session's date.
         public var minimumAge: Int?

@@ -1,6 +1,6 @@
 /// The eCard-API result of a workflow (BSI TR-03112): what a PAOS message's dss:Result carries
 /// in ResultMajor and ResultMinor, what the SDK's AUTH message carries in `result.major` and
-/// `result.minor`, and how AusweisApp reports each failure (AUTH-PROTOCOL.md §8).
+/// `result.minor`, and how AusweisApp reports each failure (docs/protocol.md, "Result codes").
 ///
 /// It lives in `Online`, the lowest layer that speaks these codes (PAOS), so that the SDK and
 /// the workflows above use the same type.
@@ -81,8 +81,8 @@ public struct ECardAPIResult: Equatable, Sendable {
         case repeatedDataMismatch = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/ifdl/IO#repeatedDataMismatch"
         case unknownPINFormat = "http://www.bsi.bund.de/ecard/api/1.1/resultminor/ifdl/IO#unknownPINFormat"
 
-        /// The code for a URI in any spelling in use (§8: `dp#timeoutError`, `sal/EAC#…`);
-        /// nil for a URI that is not in the table.
+        /// The code for a URI in any spelling in use (docs/protocol.md, "Result codes": `dp#timeoutError`,
+        /// `sal/EAC#…`); nil for a URI that is not in the table.
         public init?(uri: String) {
             if let minor = Minor(rawValue: uri) {
                 self = minor

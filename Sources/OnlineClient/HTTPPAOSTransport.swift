@@ -2,13 +2,13 @@ import Online
 import SmartCard
 import TLS
 
-/// `PAOSTransport` over HTTP and TLS (AUTH-PROTOCOL.md §2.1): each PAOS message is POSTed to
+/// `PAOSTransport` over HTTP and TLS (docs/protocol.md, "PAOS binding"): each PAOS message is POSTed to
 /// the TcToken's ServerAddress over TLS-2 — TLS 1.2 RSA-PSK with the TcToken's PSK (identity:
 /// its SessionIdentifier), or, without a PSK, a connection that must resume TLS-1's session —
 /// and the server's next message is the response body. It keeps every server certificate seen
 /// (the TcToken fetch's hops, then TLS-2's) for the CommCertificates check after EAC1.
 public final class HTTPPAOSTransport: PAOSTransport {
-    /// The PAOS request headers (§2.1), as AusweisApp sends them.
+    /// The PAOS request headers (docs/protocol.md, "PAOS binding"), as AusweisApp sends them.
     public static let headers = [
         HTTPHeader(name: "Content-Type", value: "application/vnd.paos+xml; charset=UTF-8"),
         HTTPHeader(name: "Accept", value: "text/html; application/vnd.paos+xml"),

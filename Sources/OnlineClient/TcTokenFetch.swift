@@ -2,11 +2,11 @@ import Online
 import SmartCard
 import TLS
 
-/// The TcToken fetch over TLS-1 (AUTH-PROTOCOL.md §1.4): GET the tcTokenURL, redirects followed
+/// The TcToken fetch over TLS-1 (docs/protocol.md, "TcToken fetch"): GET the tcTokenURL, redirects followed
 /// one hop at a time (each https, each server certificate kept), then the TcToken parsed and
-/// validated (§1.3), including the attached-server rule without a PSK.
+/// validated ("TcToken validation"), including the attached-server rule without a PSK.
 public struct TcTokenFetch {
-    /// What eid says it is on every request (§1.1).
+    /// What eid says it is on every request (docs/protocol.md, "Activation URL").
     public static let userAgent = "eid/\(EIDVersion.current) (TR-03124-1/1.4)"
 
     /// The TcToken and what its fetch saw.

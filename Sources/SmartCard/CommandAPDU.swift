@@ -118,6 +118,5 @@ public struct CommandAPDU: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-
     public var description: String { bytes.hexString }
 }

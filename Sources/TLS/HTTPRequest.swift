@@ -1,4 +1,4 @@
-/// One HTTP request. Headers are the caller's (PAOS sets its own, AUTH-PROTOCOL.md §2.1).
+/// One HTTP request. Headers are the caller's (PAOS sets its own: docs/protocol.md, "PAOS binding").
 public struct HTTPRequest: Sendable, Equatable {
     public enum Method: Sendable, Equatable {
         case get

@@ -1,7 +1,7 @@
 import EAC
 import EIDCrypto
 
-/// A CVCA rollover (BSI TR-03110-3, 2.5; AUTH-PROTOCOL 3.7): a new CVCA key, and the link
+/// A CVCA rollover (BSI TR-03110-3, 2.5; docs/protocol.md, "CVCA link certificates"): a new CVCA key, and the link
 /// certificate that carries it, signed with the old CVCA's key. A card (or client) that trusts
 /// the old CVCA verifies the link certificate with the old key and from then on trusts the new one.
 public struct CVCALink: Sendable {

@@ -2,7 +2,7 @@ import EAC
 import EIDCrypto
 
 /// A test CVCA with its private key, issuing document verifier (DV) and authentication terminal
-/// (AT) certificates on demand (BSI TR-03110-3, C; AUTH-PROTOCOL 3). TEST ONLY: a holder of this
+/// (AT) certificates on demand (BSI TR-03110-3, C; docs/protocol.md, "CV certificates"). TEST ONLY: a holder of this
 /// value can issue any certificate under the CVCA; nothing trusts it unless told to (`eid-sim
 /// --cvca`, a test).
 ///

@@ -29,7 +29,8 @@ public struct FrontEndConfiguration: Sendable {
     public var maximumSessions = 256
     public var sessionLifetime: Duration = .seconds(15 * 60)
     /// Where one line per request goes, naming the address it came from (through an HTTP proxy the proxy's),
-    /// its method and its path without the query (`serve --log-requests`); nil: nowhere.
+    /// whether its connection resumed a TLS session, its method and its path without the query
+    /// (`serve --log-requests`); nil: nowhere.
     public var requestLog: (@Sendable (String) -> Void)?
 
     public init() {}

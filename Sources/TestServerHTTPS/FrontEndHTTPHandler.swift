@@ -77,10 +77,14 @@ final class FrontEndHTTPHandler: ChannelInboundHandler, RemovableChannelHandler 
             head = nil
             routes.statistics.requestReceived()
             if let log = routes.configuration.requestLog {
-                // Who sent it: through a proxy, the proxy's outgoing address, not the client's.
+                // Who sent it: through a proxy, the proxy's outgoing address, not the client's; and
+                // whether its connection resumed a TLS session (per connection: TR-03124-2 A2_28).
                 let peer = context.channel.remoteAddress
                 let path = requestHead.uri.prefix { $0 != "?" }
-                log("request from \(peer?.ipAddress ?? "?"):\(peer?.port ?? 0): \(requestHead.method.rawValue) \(path)")
+                let session = tls.map { $0.resumed ? " (TLS resumed)" : " (TLS new)" } ?? ""
+                log(
+                    "request from \(peer?.ipAddress ?? "?"):\(peer?.port ?? 0)\(session): "
+                        + "\(requestHead.method.rawValue) \(path)")
             }
             requestDeadline?.cancel()
             let request = FrontEndRequest(

@@ -62,9 +62,9 @@ public enum FailureReason: Equatable, Sendable {
     case authInvalidActivationURL(ActivationURLError)
     /// The TcToken could not be fetched (TLS-1: network, TLS, redirects, HTTP status).
     case authTcTokenUnavailable(PAOSTransportError)
-    /// The TcToken was fetched but is not valid (§1.3).
+    /// The TcToken was fetched but is not valid (docs/protocol.md, "TcToken validation").
     case authInvalidTcToken(TcTokenError)
-    /// No refresh URL could be determined from the RefreshAddress (§1.6).
+    /// No refresh URL could be determined from the RefreshAddress (docs/protocol.md, "Refresh address check").
     case authRefreshAddressFailed(RefreshAddressError)
 
     // MARK: Readers

@@ -98,7 +98,10 @@ struct EIDSim: ParsableCommand {
         })
     var date: CalendarDate?
 
-    @Flag(help: "Print one line per APDU on stderr: instruction and status word, never data.")
+    @Flag(
+        help: ArgumentHelp(
+            "Print one line per APDU on stderr: instruction and status word; of the data only the CHAT of an "
+                + "MSE:Set AT for PACE (no secret)."))
     var trace = false
 
     @Option(

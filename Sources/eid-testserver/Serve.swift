@@ -89,7 +89,8 @@ struct Serve: ParsableCommand {
     @Flag(
         help: ArgumentHelp(
             "Log each request to standard error: the address it came from (through an HTTP proxy, the proxy's "
-                + "outgoing address), its method and its path without the query."))
+                + "outgoing address), whether its connection resumed a TLS session, its method and its path "
+                + "without the query."))
     var logRequests = false
 
     @Option(

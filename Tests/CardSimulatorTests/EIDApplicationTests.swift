@@ -11,7 +11,7 @@ import Testing
 @Suite struct EIDApplicationTests {
     static let selectEID = "00a4040c09e80704007f00070302"
 
-    /// The sample's DER, data group by data group (AUTH-PROTOCOL 7.3).
+    /// The sample's DER, data group by data group (docs/protocol.md, "Sample data").
     static let sampleDER: [Int: String] = [
         1: "610413024944", 2: "6203130144", 3: "630a1208" + ascii("20340630"), 4: "64070c054552494b41",
         5: "650c0c0a4d55535445524d414e4e", 6: "66020c00", 7: "67020c00", 8: "680a1208" + ascii("19840812"),

@@ -222,6 +222,21 @@ import Testing
         #expect(lines.all == ["apdu ins=A4 sw=9000", "apdu ins=22 sw=9000", "apdu ins=-- sw=6700"])
     }
 
+    /// The CHAT of an MSE:Set AT for PACE is the one piece of data the trace shows (what a test of the
+    /// rights a client asks for reads); a command carrying a PIN shows none of it.
+    @Test func traceShowsTheCHATOfMSESetATForPACEAndNoOtherData() {
+        let card = poweredCard()
+        let lines = LockedLines()
+        card.onTrace { lines.append($0.description) }
+        // Authentication terminal, rights DG4, DG5, DG8 (bits 11, 12, 15) and CAN allowed (bit 4).
+        let chat = "7f4c12060904007f000703010202" + "53050000009810"
+        _ = card.respond(to: [UInt8](hex: "0022c1a424" + "800a04007f00070202040202" + "830103" + chat)!)
+        _ = card.respond(to: [UInt8](hex: "002c020306" + "313233343536")!)
+        #expect(lines.all.count == 2)
+        #expect(lines.all.first == "apdu ins=22 sw=9000 chat=" + chat.uppercased())
+        #expect(lines.all.last?.hasPrefix("apdu ins=2C sw=") == true && lines.all.last?.count == 19, "\(lines.all)")
+    }
+
     @Test func concurrentUseIsSafe() async {
         let card = poweredCard()
         await withTaskGroup(of: Void.self) { group in

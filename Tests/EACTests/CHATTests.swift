@@ -11,7 +11,7 @@ struct CHATTests {
     }
 
     @Test func bitPositionsFollowTheTable() throws {
-        // AUTH-PROTOCOL 4.1: byte:mask.
+        // docs/protocol.md, "CHAT": byte:mask.
         let expected: [AccessRight: (Int, UInt8)] = [
             .writeDG17: (0, 0x20), .writeDG21: (0, 0x02), .writeDG22: (0, 0x01), .rfu31: (1, 0x80),
             .pseudonymousSignatureAuthentication: (1, 0x40), .readDG17: (1, 0x01), .readDG20: (1, 0x08),
@@ -28,7 +28,8 @@ struct CHATTests {
     }
 
     @Test func workedDecodes() throws {
-        // AUTH-PROTOCOL 4.2: the LOG's RequiredCHAT and the fixture's required/optional CHATs.
+        // A real server's RequiredCHAT (the Governikus test server's, in AusweisApp's test log) and a
+        // fixture's required and optional CHATs (docs/protocol.md, "CHAT").
         let log = try CHAT(encoded: try hex("7f4c12060904007f0007030102025305" + "000513ff00"))
         #expect(log.role == .terminal)
         #expect(

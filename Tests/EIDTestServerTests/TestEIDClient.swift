@@ -113,7 +113,7 @@ struct TestEIDClient {
         return outcome
     }
 
-    /// The response the server waits for, reporting `error` (AUTH-PROTOCOL 2.4).
+    /// The response the server waits for, reporting `error` (docs/protocol.md, "Reporting a local failure").
     private mutating func errorResponse(to request: PAOSMessage, _ error: ECardAPIResult) -> PAOSMessage? {
         outcome.localError = outcome.localError ?? error
         let result = DSSResult(error)

@@ -193,7 +193,7 @@ extension ThroughPCSCD {
             #expect(end.status == 4, "\(end.lines) \(end.stderr)")
             let (result, url) = try final(end.lines)
             #expect((result["major"] as? String)?.hasSuffix("resultmajor#error") == true)
-            // AusweisApp treats a removed card as a cancel (AUTH-PROTOCOL.md §1.7, §8).
+            // AusweisApp treats a removed card as a cancel (docs/protocol.md, "How AusweisApp reports each failure").
             #expect(result["minor"] as? String == Self.cancelled)
             #expect(Self.isRefreshAddress(url, port, failed: true), "\(url ?? "")")
             #expect(end.stderr.contains("removed"), "\(end.stderr)")

@@ -33,7 +33,7 @@ extension ThroughPCSCD {
             /// "/refresh?session=…&error=communication" is "/refresh+error"); nil: no url.
             var urlPath: String?
             /// The result parameters the browser's address (--open: the url with them) ends with;
-            /// nil: nothing is opened.
+            /// nil: nothing is opened (the fake xdg-open must not have run).
             var urlResult: String?
             /// What `/result?session=ID` says: true, false, or nil when there is no session to ask about.
             var serverOK: Bool?
@@ -126,9 +126,9 @@ extension ThroughPCSCD {
             reported(
                 "description_hash_mismatch", minor: "/al/common#parameterError",
                 reason: "Certificate_Check_Failed_Hash_Mismatch", status: 6, messages: beforeTheCard),
-            // AusweisApp2 and eid end these two at the CommunicationErrorAddress: the refresh
-            // address check (§1.6) against the refused EAC1's description fails (the refresh
-            // address is of another origin than the subject URL and answers no redirect; the TLS
+            // AusweisApp2 and eid end these two at the CommunicationErrorAddress: the refresh address check
+            // (docs/protocol.md, "Refresh address check") against the refused EAC1's description fails (the
+            // refresh address is of another origin than the subject URL and answers no redirect; the TLS
             // certificate is not in CommCertificates).
             communicationErrorAddress(
                 reported(
@@ -298,6 +298,11 @@ extension ThroughPCSCD {
                 }
             } else {
                 expect(url == nil, "url \(url ?? "none"), not none")
+            }
+            if expected.urlResult == nil {
+                // What the fake xdg-open received: nothing, as `urlResult` nil says.
+                let opened = try? String(contentsOf: opener.appendingPathComponent("args"), encoding: .utf8)
+                expect(opened == nil, "opened \(opened ?? ""), not nothing")
             }
             if let ok = expected.serverOK, let server {
                 guard let session else { return problems + ["\(name): no session id in the url"] }

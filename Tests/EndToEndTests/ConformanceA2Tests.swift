@@ -160,7 +160,8 @@ extension ThroughPCSCD {
         /// The data were read (the server's session ends ok), then the refresh address, of another
         /// origin, answers 404 instead of a redirect, and the TcToken has no CommunicationErrorAddress:
         /// an error that says so (D_14: the sentence on standard error; eid serve's 400 page says it
-        /// too, serve_peer_tests.py), no url, nothing opened.
+        /// too, serve_peer_tests.py), no url, and `--open` hands nothing to the opener: the fake
+        /// xdg-open received no URL (`Faults.check`, `urlResult` nil), and eid says why.
         @Test(
             """
             EID_CLIENT_A4_09, EID_CLIENT_D_14: no refresh URL and no CommunicationErrorAddress end with an error and \
@@ -174,7 +175,8 @@ extension ThroughPCSCD {
                     minor: "/al/common#communicationError", reason: "Check_Refresh_Address_Invalid_Http_Response",
                     status: 7, messages: Faults.succeeded, urlPath: nil, urlResult: nil, serverOK: nil,
                     stderrContains: [
-                        "eid: the service's refresh address answered with HTTP status 404 instead of a redirect"
+                        "eid: the service's refresh address answered with HTTP status 404 instead of a redirect",
+                        "eid: --open: the service gave no address to continue at",
                     ]),
                 withCard: true)
         }

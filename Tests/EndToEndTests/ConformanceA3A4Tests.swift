@@ -19,24 +19,72 @@ extension ThroughPCSCD {
 
         /// The attached model (no PSK in the TcToken): eid opens TLS-2 to the eService's own server
         /// requiring that it resume the TcToken fetch's session (a new session is refused), so the
-        /// authentication ends ok only over a resumed session; the server counts it (`/stats`). A server of
-        /// its own, so that the count is this run's.
+        /// authentication ends ok only over a resumed session. The server logs each request with its
+        /// connection (the client's port) and whether that connection resumed a TLS session
+        /// (`--log-requests`): the TcToken's connection made a new session, and every connection that
+        /// carried PAOS is another one that resumed. A server of its own, so that the log is this run's.
         @Test(
-            "EID_CLIENT_A2_28: attached eID server: TLS-2 resumes the TcToken's session and the authentication succeeds"
+            """
+            EID_CLIENT_A2_28: attached eID server: every TLS-2 connection resumes the TcToken's session and the \
+            authentication succeeds
+            """
         )
         func tls2ResumesTheTcTokensSession() throws {
+            let log = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "eid-a2-28-\(UUID().uuidString).log")
+            defer { try? FileManager.default.removeItem(at: log) }
             try E2E.pool.withReader { reader, port in
                 let card = try SimulatedCard(reader: reader, port: port)
                 defer { card.stop() }
-                let server = try TestServerProcess()
+                let server = try TestServerProcess(["--log-requests"], errorLog: log)
                 defer { server.stop() }
                 let success = Faults.success("attached", "")
                 let problems = Faults.check(
                     success.name, url: server.origin + "/tctoken", commands: success.commands,
                     expected: success.expected, reader: reader, server: server)
                 for problem in problems { Issue.record(Comment(rawValue: problem)) }
-                #expect(try Self.resumedHandshakes(server) >= 1)
             }
+            let connections = try Self.connections(in: String(contentsOf: log, encoding: .utf8))
+            let tcToken = connections.filter { $0.requests.contains("GET /tctoken") }
+            let paos = connections.filter { $0.requests.contains { $0.hasPrefix("POST /paos/") } }
+            #expect(tcToken.count == 1 && tcToken.allSatisfy { !$0.resumed }, "TLS-1: \(connections)")
+            #expect(!paos.isEmpty, "no connection carried PAOS: \(connections)")
+            for connection in paos {
+                #expect(connection.resumed, "a PAOS connection on a new TLS session: \(connection)")
+                #expect(!connection.requests.contains("GET /tctoken"), "PAOS on TLS-1's connection: \(connection)")
+            }
+        }
+
+        /// One connection the server logged (`--log-requests`): the client's address and port, whether its
+        /// handshake resumed a TLS session, and its requests ("METHOD /path") in order.
+        struct LoggedConnection: CustomStringConvertible {
+            var peer: String
+            var resumed: Bool
+            var requests: [String]
+            var description: String { "\(peer) (\(resumed ? "resumed" : "new")): \(requests)" }
+        }
+
+        /// The connections of an `eid-testserver serve --log-requests` standard error, in the order of their
+        /// first request; a line that names no TLS session kind is a failure.
+        static func connections(in log: String) throws -> [LoggedConnection] {
+            var connections: [LoggedConnection] = []
+            let prefix = "eid-testserver: request from "
+            for line in log.split(separator: "\n") where line.hasPrefix(prefix) {
+                let rest = line.dropFirst(prefix.count)
+                let colon = try #require(rest.range(of: "): "), "no TLS session kind in: \(line)")
+                let head = rest[..<colon.lowerBound]
+                let request = String(rest[colon.upperBound...])
+                let open = try #require(head.range(of: " (TLS "), "no TLS session kind in: \(line)")
+                let peer = String(head[..<open.lowerBound])
+                let resumed = head[open.upperBound...] == "resumed"
+                if let index = connections.firstIndex(where: { $0.peer == peer }) {
+                    #expect(connections[index].resumed == resumed, "one connection, two session kinds: \(line)")
+                    connections[index].requests.append(request)
+                } else {
+                    connections.append(LoggedConnection(peer: peer, resumed: resumed, requests: [request]))
+                }
+            }
+            return connections
         }
 
         /// The TLS handshakes `server` completed by resuming a session (its `/stats`).
@@ -103,8 +151,15 @@ extension ThroughPCSCD {
 
         /// The connection after the TcToken's cannot resume its session (a session context of its own): eid
         /// refuses TLS-2 before StartPAOS, so no session starts. A server of its own: the fault applies to the
-        /// next connection the server accepts, whoever makes it.
-        @Test("EID_CLIENT_A2_29: attached eID server: a TLS-2 that does not resume the TcToken's session is refused")
+        /// next connection the server accepts, whoever makes it. This is also why A2_30 does not apply: it is
+        /// for a client without session resumption (profile NO_SESSION_RESUMPTION), which would go on over the
+        /// new session; eid always demands the resumption.
+        @Test(
+            """
+            EID_CLIENT_A2_29, EID_CLIENT_A2_30: attached eID server: a TLS-2 that does not resume the TcToken's \
+            session is refused (A2_30 n.a.: eid always resumes, profile NO_SESSION_RESUMPTION)
+            """
+        )
         func aTLS2ThatDoesNotResumeIsRefused() throws {
             let server = try TestServerProcess()
             defer { server.stop() }

@@ -181,6 +181,52 @@ extension ThroughPCSCD {
             Self.record(try Self.check("C3_06", [run]))
         }
 
+        /// Why the TR's NO_PREVERIFICATION cases (B_08, B_30, C3_03, C3_06) do not apply: they are for a client
+        /// that hands the server's chain to the card unchecked, names the card's CAR and leaves it to the card
+        /// (AusweisApp2 with pre-verification off succeeds so in C3_03). eid has no such mode: it pre-verifies
+        /// every chain against its own trust point first. Here C3_03's chain (no link certificate in EAC1, the
+        /// card at generation 2 of 4) with eid trusting the card's generation 2 too: the chain does not reach
+        /// it, so eid refuses before it asks for the PIN, and the card gets no PACE with a CHAT and no
+        /// certificate.
+        @Test(
+            """
+            EID_CLIENT_B_08, EID_CLIENT_B_30, EID_CLIENT_C3_03, EID_CLIENT_C3_06: n.a. (profile NO_PREVERIFICATION): \
+            eid pre-verifies every chain, and refuses one its trust point does not reach before the card
+            """
+        )
+        func aChainPreVerificationCannotReachIsRefusedBeforeTheCard() throws {
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("eid-c3-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let anchor = try Self.cvcaFile(2, in: directory)
+            let (run, trace): (RunResult, String) = try E2E.pool.withReader { reader, port -> (RunResult, String) in
+                let card = try SimulatedCard(reader: reader, port: port, arguments: ["--trace", "--cvca", anchor])
+                defer { card.stop() }
+                let server = try TestServerProcess(["--cvca-generation", "4", "--eac1-links-from", "4"])
+                defer { server.stop() }
+                let commands = [#"{"cmd":"ACCEPT"}"#, #"{"cmd":"SET_PIN","value":"123456"}"#]
+                let run = try runTool(
+                    "eid",
+                    [
+                        "auth", "--json", "--trust-cvca", anchor, "--reader", reader, "--timeout", "30",
+                        server.origin + "/tctoken",
+                    ],
+                    stdin: commands.map { $0 + "\n" }.joined(), timeout: 90)
+                return (run, card.stop().1)
+            }
+            let last: [String: Any]? = run.stdoutLines.last.flatMap { try? jsonObject($0) }
+            let result = last?["result"] as? [String: Any] ?? [:]
+            let minor = result["minor"] as? String ?? "none"
+            let reason = result["reason"] as? String ?? "none"
+            #expect(run.status == 6, "exit \(run.status); \(run.stderr)")
+            #expect(minor == AuthFaultsTests.resultMinor + "/il/signature#invalidCertificatePath", "minor \(minor)")
+            #expect(reason.hasPrefix("Pre_Verification_"), "reason \(reason)")
+            #expect(!messageNames(run.stdoutLines).contains("ENTER_PIN"), "\(run.stdout)")
+            let lines: [String] = trace.split(separator: "\n").map(String.init)
+            let reached = lines.filter { $0.contains(" chat=") || $0.contains("apdu ins=2A") }
+            #expect(reached.isEmpty, "the card got \(reached)")
+        }
+
         @Test("EID_CLIENT_C3_07: a new trust point and the full chain: DV and AT only")
         func newTrustPointFullChain() throws {
             let run = Run(card: [4], clientTrusts: 1, newest: 4, eac1From: 1, namedCAR: nil, verified: 2)

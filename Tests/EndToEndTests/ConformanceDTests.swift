@@ -1,4 +1,5 @@
 import Foundation
+import SmartCard
 import Testing
 
 /// TR-03124-2 module D (the user dialog) and C2_01, end to end: `eid-testserver serve --attributes
@@ -30,12 +31,16 @@ extension ThroughPCSCD {
             return expected
         }
 
-        /// Runs `cases` (name, query, commands, expected) with one server and one card.
-        static func run(_ cases: [(String, String, [String], Faults.Expected)]) throws {
+        /// Runs `cases` (name, query, commands, expected) with one server and one card (eid-sim with
+        /// `cardArguments`); returns the card's standard error (its `--trace`, when asked for).
+        @discardableResult
+        static func run(
+            _ cases: [(String, String, [String], Faults.Expected)], cardArguments: [String] = []
+        ) throws -> String {
             let server = try TestServerProcess(ConformanceD.options)
             defer { server.stop() }
-            try E2E.pool.withReader { reader, port in
-                let card = try SimulatedCard(reader: reader, port: port)
+            return try E2E.pool.withReader { reader, port in
+                let card = try SimulatedCard(reader: reader, port: port, arguments: cardArguments)
                 defer { card.stop() }
                 var problems: [String] = []
                 for (name, query, commands, expected) in cases {
@@ -44,6 +49,7 @@ extension ThroughPCSCD {
                         reader: reader, server: server)
                 }
                 for problem in problems { Issue.record(Comment(rawValue: problem)) }
+                return card.stop().1
             }
         }
 
@@ -92,9 +98,13 @@ extension ThroughPCSCD {
             ])
         }
 
-        /// The server (`transmit_stop`) reads DG1, document type, which it did not ask for and eid did not
-        /// show, after the first data group: the card refuses it (6982), as planned, and the server ends ok;
-        /// had eid set its bit in the CHAT, the card would answer and the server end with an error
+        /// The CHAT the card got in MSE:Set AT for PACE (eid-sim's `--trace` shows it) holds exactly the
+        /// rights shown: an authentication terminal (OID 0.4.0.127.0.7.3.1.2.2) and of its 40 bits
+        /// (TR-03110-4, C.4.1: bit 0 the lowest of the last byte) only read DG4 GivenNames (bit 11), DG5
+        /// FamilyName (bit 12) and DG8 DateOfBirth (bit 15). DG1 (document type, bit 8), which the
+        /// terminal's certificate grants but the server did not ask for and eid did not show, is zero. Then
+        /// the server (`transmit_stop`) reads DG1 after the first data group: the card refuses it (6982) and
+        /// the server ends ok; had eid set its bit, the card would answer and the server end with an error
         /// (`transmit_not_stopped`). eid ends as in B_07 (the card's refusal stays).
         @Test("EID_CLIENT_C2_01: a right not shown to the user is zero in the CHAT the card gets")
         func aRightNotShownIsZeroInTheCHAT() throws {
@@ -103,7 +113,16 @@ extension ThroughPCSCD {
                 messages: Faults.succeeded, urlPath: "/refresh", urlResult: "ResultMajor=error&ResultMinor=clientError",
                 serverOK: true, read: ConformanceD.asked, notRead: ["DocumentType"])
             probed.stdoutContains = [#""effective":["FamilyName","GivenNames","DateOfBirth"],"#]
-            try Self.run([("DG1 probed", "?fault=transmit_stop", [Faults.accept, Faults.pin], probed)])
+            let trace = try Self.run(
+                [("DG1 probed", "?fault=transmit_stop", [Faults.accept, Faults.pin], probed)],
+                cardArguments: ["--trace"])
+            let chats = trace.split(separator: "\n").compactMap { line in
+                line.range(of: " chat=").map { String(line[$0.upperBound...]) }
+            }
+            let role = "7F4C12" + "060904007F00070301020253" + "05"
+            #expect(chats == [role + "00" + "00" + "00" + "98" + "00"], "the CHATs the card got: \(chats)")
+            let rights = chats.first.flatMap { [UInt8](hex: String($0.dropFirst(role.count))) } ?? []
+            #expect(rights.count == 5 && rights[3] & 0x01 == 0, "DG1's bit is set in \(chats)")
         }
 
         /// EAC1 without RequiredCHAT and OptionalCHAT (`eac1_no_chats`): eid offers the AT certificate's

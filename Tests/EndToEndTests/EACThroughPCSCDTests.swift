@@ -12,7 +12,7 @@ extension ThroughPCSCD {
     @Suite struct EACThroughPCSCDTests {
         static let chat = CHAT(role: .terminal, rights: [.readDG4, .readDG5, .readDG8])
 
-        /// The sample's values (AUTH-PROTOCOL 7.3) of the data groups a test reads.
+        /// The sample's values (docs/protocol.md, "Sample data") of the data groups a test reads.
         static let sample: [UInt8: String] = [4: "ERIKA", 5: "MUSTERMANN", 8: "19840812"]
 
         @Test func paceTAPassiveAuthenticationCAThenTheDataGroupsAreRead() throws {

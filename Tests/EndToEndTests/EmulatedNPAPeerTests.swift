@@ -79,7 +79,7 @@ extension ThroughPCSCD {
         /// SEutils.parse_SM_CAPDU pads the authenticated data once more in every case
         /// (SSC || pad(header) || 80 00 ..), where AusweisApp's SecureMessaging::createMac and
         /// OpenSC's sm_encrypt (vsmartcard's own npa-tool), like eid, pad a second time only when
-        /// there are data objects (PEERS.md, "When peers disagree"). As AusweisApp2's
+        /// there are data objects (docs/peers.md, "Known disagreements"). As AusweisApp2's
         /// StateResetRetryCounter does, eid then drops the connection, reads the card again (3
         /// attempts: the PUK did unblock it) and goes on with ENTER_PIN.
         @Test func threeWrongPINsWithCANThenPUKUnblockThenNewPIN() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The workflows and the faces are product code: they reach readers only through the card
 /// layer's `CardReaderProvider`, so neither PC/SC nor the software card (a test tool) is linked
-/// into them; the executables wire the providers (ARCHITECTURE.md, "Layers"). Nor is the network:
+/// into them; the executables wire the providers (docs/architecture.md, "Layers"). Nor is the network:
 /// the authentication reaches its eID server only through `PAOSTransport`, which `OnlineClient`
 /// implements over TLS and the executable wires, so both are tested with a server in process.
 @Suite struct LayeringTests {
@@ -54,7 +54,7 @@ import Testing
     }
 
     /// `Online` (TcToken, PAOS) sits below the SDK and the workflows and knows no card reader
-    /// (ARCHITECTURE.md): neither its imports nor its target name them.
+    /// (docs/architecture.md, "Layers"): neither its imports nor its target name them.
     static let onlineForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK"]
 
     @Test func onlineImportsNoReaderNoSimulatorNoWorkflow() throws {
@@ -82,7 +82,7 @@ import Testing
     }
 
     /// `EIDTestServer` (the eID server's sessions) needs no card and no workflow: the software
-    /// card is only its tests' partner (ARCHITECTURE.md).
+    /// card is only its tests' partner (docs/architecture.md, "Layers").
     static let serverForbidden = ["PCSC", "CPCSC", "CardSimulator", "Workflows", "SDK", "Faces"]
 
     @Test func eidTestServerImportsNoReaderNoSimulatorNoWorkflow() throws {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import Online
 
-/// The variants real servers send (§2.2–2.7), from Fixtures/.
+/// The variants real servers send (docs/protocol.md, "PAOS namespaces" to "dss:Result"), from Fixtures/.
 @Suite struct PAOSFixtureTests {
     static func envelope(_ name: String) throws -> PAOSEnvelope {
         try PAOSEnvelope.parse(try OnlineFixture.bytes(name))

@@ -2,7 +2,7 @@ import Testing
 
 @testable import Online
 
-/// §2.4: which message may follow which, as both sides enforce it.
+/// docs/protocol.md, "PAOS message order": which message may follow which, as both sides enforce it.
 @Suite struct PAOSMessageOrderTests {
     static let start = PAOSMessage.startPAOS(StartPAOS(sessionIdentifier: "s"))
     static let initialize = PAOSMessage.initializeFramework(InitializeFramework())

@@ -3,7 +3,7 @@ import Testing
 @testable import Online
 
 /// Every message, encoded by eid and parsed back, is the same value; and what eid writes has the
-/// shape of §2.3/§2.5.
+/// shape of docs/protocol.md, "PAOS envelope" and "PAOS messages".
 @Suite struct PAOSRoundTripTests {
     static let certificates: [[UInt8]] = [[0x7F, 0x21, 0x01, 0xAA], [0x7F, 0x21, 0x01, 0xBB]]
 

@@ -58,7 +58,7 @@ import Testing
         #expect(back2.psk == nil && back2.pathSecurityProtocol == nil)
     }
 
-    // §1.3, one test per rule.
+    // docs/protocol.md, "TcToken validation", one test per rule.
 
     @Test func rule1RefusesMalformedXML() {
         #expect(throws: TcTokenError.malformedXML(.notWellFormed(line: 1))) {

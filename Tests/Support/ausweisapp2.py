@@ -3,7 +3,7 @@
 share (`run_cases`, `run_cases_apart`, `run_main`). Used by ausweisapp2_peer_tests.py,
 ausweisapp2_auth_peer_tests.py, vicc_auth_peer_test.py, vicc_default_setup_peer_test.py (make test)
 and bench.py (make bench). Needs Debian's `ausweisapp2` and `python3-websockets` (run with
-/usr/bin/python3). Facts about running it headless: shared/PEERS.md.
+/usr/bin/python3). Facts about running it headless: docs/peers.md, "AusweisApp2 (headless)".
 
 Every wait has a timeout; AusweisApp2 and eid-sim are stopped by PID. Secrets handed to
 `SDKClient.send` are never printed: the transcript shows their values as ***.
@@ -86,7 +86,7 @@ class SoftwareCard:
 SETTINGS_FILES = (".config/Unknown Organization/AusweisApp2.conf", ".config/AusweisApp2_CE/AusweisApp2.conf")
 # Pre-verification off: AusweisApp2 then hands the terminal certificate chain of a private test
 # PKI to the card (which checks it in Terminal Authentication) instead of refusing every chain
-# that does not end at one of its built-in CVCAs (PEERS.md).
+# that does not end at one of its built-in CVCAs (docs/peers.md, "AusweisApp2 (headless)").
 NO_PREVERIFICATION = {"preverification": {"enabled": "false"}}
 # What AusweisApp2 logs when its PC/SC reader plug-in enters the plug-in list of its ReaderManager
 # (ReaderManager::doUpdatePluginCache, on the main thread that also answers the WebSocket upgrade).

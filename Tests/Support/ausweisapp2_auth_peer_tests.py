@@ -1,23 +1,30 @@
 #!/usr/bin/python3
-"""Peer tests: AusweisApp2, the reference eID client, authenticates with eid-sim (in the test
-pcscd) as the card against `eid-testserver serve`, the project's eID server (issue 9, item 4).
+"""Peer tests: AusweisApp2, the reference eID client, and eid side by side, live: each authenticates with
+eid-sim (in the test pcscd) as the card against `eid-testserver serve`, the project's eID server, in the
+same case of the same run (issue 9, item 4; issue 27).
 
     ausweisapp2_auth_peer_tests.py BIN_DIR           (inside `Tests/Support/pcsc-env.sh run`; make test)
-    ausweisapp2_auth_peer_tests.py BIN_DIR c3        only the TR-03124-2 C3 cases (CVCA link chains), asserted
-    ausweisapp2_auth_peer_tests.py BIN_DIR tls2      only the TR-03124-2 module E cases on TLS-2, asserted
-    ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases ("-" = no fault, "tls:NAME"
-                                                     = no fault, the server serving NAME.pem of
+    ausweisapp2_auth_peer_tests.py BIN_DIR c3        only the TR-03124-2 C3 cases (CVCA link chains)
+    ausweisapp2_auth_peer_tests.py BIN_DIR tls2      only the TR-03124-2 module E cases on TLS-2
+    ausweisapp2_auth_peer_tests.py BIN_DIR FAULT...  only these cases, AusweisApp2 alone ("-" = no fault,
+                                                     "tls:NAME" = no fault, the server serving NAME.pem of
                                                      tls-test-pki.sh), asserting nothing: what
                                                      AusweisApp2 gives, its SDK transcript and
                                                      log, for finding out
 
-One AusweisApp2 (pre-verification off: the test PKI is not one of its built-in CVCAs), one
-eid-sim card and one eid-testserver serve all cases, one after the other. Each case runs
-RUN_AUTH with tcTokenURL https://127.0.0.1:PORT/tctoken[?fault=NAME], answers ACCESS_RIGHTS
-with ACCEPT and ENTER_PIN with SET_PIN, and asserts on the final AUTH (result major and minor,
-url) and on the server's GET /result ("ok", the data read). On a failure the SDK transcript and
-AusweisApp2's log of the case (every APDU and TLS detail) are printed, secrets masked; after a
-timeout or a lost connection AusweisApp2 is restarted. Ends with `N passed, N failed`; exit status 1 when a case failed.
+One AusweisApp2 (pre-verification off: the test PKI is not one of its built-in CVCAs), one `eid serve`
+of BIN_DIR (`--test-pki`), one eid-sim card and one eid-testserver serve all cases, one after the
+other (`LiveRunner`). Each case runs RUN_AUTH over the SDK with tcTokenURL
+https://127.0.0.1:PORT/tctoken[?fault=NAME], answers ACCESS_RIGHTS with ACCEPT and ENTER_PIN with
+SET_PIN, first on AusweisApp2, asserted on the case's expectation (the final AUTH's result major and
+minor, its url, the questions asked, the server's GET /result): a change of AusweisApp2 or of the
+server's fault shows there; then the same on eid, whose SDK messages (order, types, fields, values),
+questions and /result of its session must equal AusweisApp2's, normalised as live_comparison.py lists.
+Where eid differs on purpose (EID_DIFFERENCES) each side is asserted on its own known behaviour and the
+case says why. On a failure both SDK transcripts, AusweisApp2's log of the case (every APDU and TLS
+detail) and eid serve's output are printed, secrets masked; after a timeout or a lost connection both
+clients are restarted. Ends with `compared live with AusweisApp2: N of M`, then `N passed, N failed`;
+exit status 1 when a case failed.
 """
 import asyncio
 import json
@@ -35,6 +42,9 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, SoftwareCard,  # noqa: E402
                          env_readers, run_cases, run_main, strip, terminate)
+from eid_serve import EidServe  # noqa: E402
+from live_comparison import (Tally, differences, field_differences, normalise, print_normalisations,  # noqa: E402
+                             sdk_view)
 
 PIN = "123456"
 SECRETS = (PIN,)
@@ -283,6 +293,68 @@ CASES = [
 ]
 
 
+# Where eid differs from AusweisApp2 as it runs here, on purpose: the fault, what eid must give instead
+# (a case of its own, asserted on eid's side while AusweisApp2's side is asserted on the case above), and
+# why. AusweisApp2 runs with pre-verification off (the test CVCA is none of its built-in ones), so only the
+# card finds an expired AT or a forged DV (noPermission, after the PIN). With pre-verification on,
+# AusweisApp's default and how eid always runs, StatePreVerification refuses the chain before the card
+# (Workflow_Preverification_Error, il/signature#invalidCertificatePath; AusweisApp 2.5 source), as eid does.
+PRE_VERIFICATION = ("refused in the pre-verification, before the card (as AusweisApp2 with it on); AusweisApp2 here "
+                    "has it off: the card refuses (noPermission)")
+EID_DIFFERENCES = {
+    "expired_at": (refused_before_the_card("expired_at", "il/signature#invalidCertificatePath"), PRE_VERIFICATION),
+    "dv_forged": (case("dv_forged", "error", "il/signature#invalidCertificatePath", asked=(), tr="B_24"),
+                  PRE_VERIFICATION),
+}
+
+
+# Differences in what eid asks, found live, the rest of the case compared as usual: the fault, the rights eid
+# leaves out of ACCESS_RIGHTS' chat.effective that AusweisApp2 shows there, those eid adds to chat.effective and
+# chat.optional that AusweisApp2 does not show, and why.
+CHAT_DIFFERENCES = {
+    "chat_beyond_dv": ({"PlaceOfBirth"}, set(),
+                       "difference found live: the AT's CHAT requires PlaceOfBirth, which its DV does not grant: "
+                       "eid's ACCESS_RIGHTS leaves it out of effective (the chain's intersection; required still names "
+                       "it), AusweisApp2 1.26.2 keeps it there and the card refuses the read; the same AUTH"),
+    "eac1_no_chats": (set(), {"AgeVerification", "AddressVerification"},
+                      "difference found live: EAC1 without RequiredCHAT and OptionalCHAT: eid offers all the AT "
+                      "grants, AgeVerification and AddressVerification too; AusweisApp2 1.26.2 leaves those two out "
+                      "(no AuxiliaryData in EAC1)"),
+}
+
+
+def chat_difference(expected, reference, candidate):
+    """For a case of CHAT_DIFFERENCES: asserts that eid's ACCESS_RIGHTS chat lists are AusweisApp2's without the
+    named rights, then takes the chat out of both views; returns the note (None for another case)."""
+    if expected["fault"] not in CHAT_DIFFERENCES or expected["tls"]:
+        return None
+    removed, added, why = CHAT_DIFFERENCES[expected["fault"]]
+    asks = [[m for m in seen["sdk"] if m.get("msg") == "ACCESS_RIGHTS"] for seen in (reference, candidate)]
+    if len(asks[0]) != 1 or len(asks[1]) != 1:
+        raise CaseFailed(f"ACCESS_RIGHTS: AusweisApp2 sent {len(asks[0])}, eid {len(asks[1])}, expected one each")
+    theirs, ours = asks[0][0].pop("chat", {}), asks[1][0].pop("chat", {})
+    for key in ("effective", "required", "optional"):
+        mine = set(theirs.get(key, []))
+        less = removed if key == "effective" else set()
+        more = added if mine and key != "required" else set()
+        want = sorted(mine - less | more)
+        if ours.get(key) != want:
+            raise CaseFailed(f"chat.{key}: eid {ours.get(key)}, expected AusweisApp2's {theirs.get(key)} without "
+                             f"{sorted(removed)}, with {sorted(added)}")
+    shown = set(theirs.get("effective", []))
+    if removed - shown or added & shown:
+        raise CaseFailed(f"AusweisApp2's chat.effective is no longer what the difference names: {sorted(shown)}")
+    return why
+
+
+def eid_expectation(expected):
+    """(what eid must give, why it differs) for a case where eid differs from AusweisApp2 on purpose, else
+    (None, None): eid must give what AusweisApp2 gives, compared live."""
+    if expected["fault"] in EID_DIFFERENCES and not expected["tls"] and not expected["c3"]:
+        return EID_DIFFERENCES[expected["fault"]]
+    return None, None
+
+
 class CaseFailed(PeerError):
     """A case that did not go as expected, after which AusweisApp2's workflow has ended: the
     next case can use the same AusweisApp2."""
@@ -378,6 +450,16 @@ def describe(fault, final, asked, result):
             f" | /result {result[:160]}")
 
 
+def observe(transcript, asked, result, expected):
+    """What a client gave in a case, as compared live (live_comparison): its SDK messages, the questions it
+    answered and what the server's /result shows of its session (`Runner.session_result`; not for a case
+    whose /result is "any")."""
+    seen = dict(sdk=sdk_view(transcript), asked=list(asked))
+    if result is not None and expected["result"] != "any":
+        seen["result"] = normalise(result)
+    return seen
+
+
 def url_kind(url, origin):
     """Which of the TcToken's addresses `url` is (eid-testserver's RefreshAddress is
     ORIGIN/refresh?session=ID, its CommunicationErrorAddress the same with &error=communication)."""
@@ -390,9 +472,9 @@ def url_kind(url, origin):
     return url
 
 
-def check(expected, final, asked, result, previous, origin):
-    """Raises PeerError unless AusweisApp2's final AUTH, the questions it asked and the server's
-    /result (and the one before this case, `previous`) are what `expected` says."""
+def check(expected, final, asked, result, previous, origin, side="AusweisApp2"):
+    """Raises PeerError unless the final AUTH of the client (`side`), the questions it asked and the
+    server's /result (and the one before this case, `previous`) are what `expected` says."""
     outcome = final.get("result", {})
     got = (outcome.get("major", "").removeprefix(MAJOR), (outcome.get("minor") or "").removeprefix(MINOR) or None)
     if got != (expected["major"], expected["minor"]):
@@ -401,7 +483,7 @@ def check(expected, final, asked, result, previous, origin):
     if url_kind(final.get("url"), origin) != expected["url"]:
         raise CaseFailed(f"AUTH url {final.get('url')!r}, expected the {expected['url']} address")
     if asked != expected["asked"]:
-        raise CaseFailed(f"AusweisApp2 asked {list(asked)}, expected {list(expected['asked'])}")
+        raise CaseFailed(f"{side} asked {list(asked)}, expected {list(expected['asked'])}")
     if expected["result"] == "any":
         pass
     elif expected["result"] == "unchanged":
@@ -417,9 +499,17 @@ def check(expected, final, asked, result, previous, origin):
 
 
 class Runner:
-    def __init__(self, bin_dir, probe):
+    """One client through the cases: AusweisApp2 (pre-verification off), or `eid serve` of `eid_dir`
+    over the same SDK (with `serve_arguments`). `run_case` returns what the client gave (`observe`);
+    with `judged`, it first asserts that on the case's expectation (`check`)."""
+
+    def __init__(self, bin_dir, probe, eid_dir=None):
         self.bin_dir = bin_dir
         self.probe = probe
+        self.eid_dir = eid_dir
+        self.side = "eid" if eid_dir else "AusweisApp2"
+        self.serve_arguments = ()
+        self.judged = not eid_dir
         self.reader, self.port = env_readers()[0]
         self.app = self.client = self.card = self.server = self.shared = None
         self.pin_to_auth = []
@@ -429,7 +519,10 @@ class Runner:
         self.tls2_dir = self.tls2_server = self.tls2_port = None
 
     async def start_app(self):
-        self.app = AusweisApp2(settings=NO_PREVERIFICATION)
+        if self.eid_dir:
+            self.app = EidServe(self.eid_dir, self.serve_arguments, test_pki=not self.serve_arguments)
+        else:
+            self.app = AusweisApp2(settings=NO_PREVERIFICATION)
         self.client = await SDKClient.connect(self.app.url)
         await self.client.wait_for_reader(self.reader, has_card=True)
 
@@ -458,18 +551,34 @@ class Runner:
             print("  SDK transcript:\n    " + "\n    ".join(self.client.transcript))
             print("  AusweisApp2 log of this case:\n" + self.app.log_since(self.log_offset, SECRETS))
             return
-        check(expected, final, asked, result, previous, self.server.origin)
+        if self.judged:
+            check(expected, final, asked, result, previous, self.server.origin, self.side)
+        seen = observe(self.client.transcript, asked, self.session_result(final, result, previous), expected)
         if expected["c3"]:
             count, all_ok = verified_certificates(self.card)
             c3 = expected["c3"]
             cars = json.loads(result).get("certificationAuthorityReferences")
-            if count - before != c3["verified"] or not all_ok:
+            seen.update(verified=count - before, verified_all_9000=all_ok, cars=cars)
+            if self.judged and (count - before != c3["verified"] or not all_ok):
                 raise CaseFailed(f"the card verified {count - before} certificates (all 9000: {all_ok}), "
                                  f"expected {c3['verified']}")
-            if cars != c3["cars"]:
-                raise CaseFailed(f"AusweisApp2 named the CARs {cars}, expected {c3['cars']}")
+            if self.judged and cars != c3["cars"]:
+                raise CaseFailed(f"{self.side} named the CARs {cars}, expected {c3['cars']}")
         if "SET_PIN" in self.client.last_sent and expected["major"] == "ok" and expected["fault"] != "slow":
             self.pin_to_auth.append(final["_at"] - self.client.last_sent["SET_PIN"])
+        return seen
+
+    def session_result(self, final, result, previous):
+        """The server's /result of the client's own session, by the session id of the AUTH's url (two
+        clients in a row may leave the same text at /result); without one in the url, "unchanged" when the
+        last finished session is still the one before, else that."""
+        session = re.search(r"[?&]session=([0-9a-f]+)", final.get("url") or "")
+        if session:
+            try:
+                return json.loads(self.server.result(session.group(1)))
+            except (OSError, ValueError) as error:  # no such session finished
+                return f"no /result of the session: {type(error).__name__}"
+        return "unchanged" if result == previous else json.loads(result)
 
     def tls_pki_dir(self):
         """The directory of tls-test-pki.sh's certificates (made once per run)."""
@@ -525,10 +634,10 @@ class Runner:
             print("  s_server:\n    " + "\n    ".join(seen.splitlines()[-8:]))
             return
         if "SSL_accept:before SSL initialization" not in seen:
-            raise CaseFailed(f"s_server saw no connection: {seen}")
-        check(expected, final, asked, self.server.result(), previous, tokens_origin)
-        outcome = final.get("result", {})
-        return f"{(outcome.get('minor') or '').removeprefix(MINOR)}, {outcome.get('message') or ''}"[:160]
+            raise CaseFailed(f"s_server saw no connection from {self.side}: {seen}")
+        if self.judged:
+            check(expected, final, asked, self.server.result(), previous, tokens_origin, self.side)
+        return observe(self.client.transcript, asked, None, expected)
 
     @staticmethod
     def listening_port(pid):
@@ -653,6 +762,184 @@ class Runner:
         return passed, failed
 
 
+
+class LiveRunner:
+    """AusweisApp2 and eid through every case in one pass: both clients up for the whole run (one
+    AusweisApp2, one `eid serve` over the same SDK), one eid-testserver, one eid-sim card. Each case runs on
+    AusweisApp2 (asserted on the case's expectation), then on eid, whose observation must equal AusweisApp2's
+    (live_comparison); where eid differs on purpose (EID_DIFFERENCES) each side is asserted on its own known
+    behaviour and the case says why. A case that moves the card's trust point (`fresh_card`: the CVCA link
+    cases; the C3 cases, each with a card of its own) gets a fresh card before each side, so that both start
+    from the same card state; a C3 case that goes on with the card before takes it as the other side left it."""
+
+    name = staticmethod(Runner.name)
+    print_summary = True
+
+    def __init__(self, bin_dir, aa2=None, eid=None):
+        self.bin_dir = bin_dir
+        self.aa2 = aa2 or Runner(bin_dir, False)
+        self.eid = eid or Runner(bin_dir, False, eid_dir=bin_dir)
+        self.sides = (self.aa2, self.eid)
+        self.tally = Tally()
+        self.card_arguments = []
+        self.own_server = None
+        self.c3_dir = None
+
+    async def replace_card(self, arguments):
+        """A fresh eid-sim with `arguments` in the reader, seen by both clients. Both read a card that
+        comes (its retry counter) and would do so at the same time, disturbing each other's APDUs: `eid
+        serve` is stopped meanwhile and started again once AusweisApp2 has seen the card."""
+        await self.eid.stop_app()
+        self.aa2.card.stop()
+        if self.aa2.client:
+            await self.aa2.client.wait_for_reader(self.aa2.reader, has_card=False)
+        card = SoftwareCard(self.bin_dir, self.aa2.port, arguments)
+        for side in self.sides:
+            side.card = card
+        if self.aa2.client:
+            await self.aa2.client.wait_for_reader(self.aa2.reader, has_card=True)
+        await self.eid.start_app()
+        self.eid.log_offset = 0
+
+    def c3_arguments(self, c3):
+        """eid-sim's --cvca options for a C3 case's card (the current trust point first)."""
+        arguments = []
+        for generation in c3["card"]:
+            arguments += ["--cvca", self.cvca_file(generation)]
+        return arguments
+
+    def cvca_file(self, generation):
+        """The test CVCA of `generation` (`eid-test-pki cvca`), made once per run."""
+        if self.c3_dir is None:
+            self.c3_dir = tempfile.mkdtemp(prefix="eid-live-c3-")
+        path = os.path.join(self.c3_dir, f"cvca-{generation}.cvcert")
+        if not os.path.exists(path):
+            subprocess.run([os.path.join(self.bin_dir, "eid-test-pki"), "cvca", "--generation", str(generation),
+                            "--output", path], check=True)
+        return path
+
+    async def prepare(self, expected):
+        self.own_server = None
+        if expected["tls"]:
+            self.own_server = self.aa2.tls_server(expected["tls"])
+        if expected["c3"]:
+            c3 = expected["c3"]
+            self.own_server = TestServer(self.bin_dir, ["--cvca-generation", str(c3["newest"]),
+                                                        "--eac1-links-from", str(c3["eac1_from"])])
+        for side in self.sides:
+            side.server = self.own_server or side.shared
+        # eid pre-verifies every chain: in a C3 case it trusts CVCA_b, where the server's chain for
+        # pre-verification starts (as ConformanceC3Tests runs it), and nothing else.
+        arguments = ("--trust-cvca", self.cvca_file(expected["c3"]["eac1_from"])) if expected["c3"] else ()
+        if self.eid.app and tuple(self.eid.serve_arguments) != arguments:
+            await self.eid.stop_app()
+        self.eid.serve_arguments = arguments
+        if expected["tls2"]:  # one https_test_server.py for both sides
+            self.aa2.tls2_tokens()
+            self.eid.tls2_dir, self.eid.tls2_port = self.aa2.tls2_dir, self.aa2.tls2_port
+        for side in self.sides:
+            await side.prepare(dict(expected, tls=None, c3=None))
+
+    def fresh_card(self, expected):
+        """The card arguments a case starts each side with (None: the card as it is)."""
+        if expected["c3"]:
+            return self.c3_arguments(expected["c3"]) if expected["c3"]["card"] is not None else None
+        return [] if expected["fault"] in MOVE_THE_TRUST_POINT else None
+
+    async def run(self, expected):
+        fresh = self.fresh_card(expected)
+        if fresh is not None:
+            await self.replace_card(fresh)
+        reference = await self.aa2.run_case(expected)
+        own, why = eid_expectation(expected)
+        if fresh is not None:
+            await self.replace_card(fresh)
+        self.eid.judged = own is not None
+        candidate = await self.eid.run_case(own or expected)
+        if own is not None:
+            self.tally.different.append(expected)
+            return "expected difference: " + why
+        notes, found = field_differences(reference["sdk"], candidate["sdk"])
+        self.tally.fields.update(notes)
+        why = chat_difference(expected, reference, candidate)
+        found += differences(reference, candidate)
+        if found:
+            raise CaseFailed("eid differs from AusweisApp2: " + "; ".join(found[:6]))
+        if why:
+            self.tally.different.append(expected)
+            return f"compared live but the chat: {summary(reference)}; expected difference: {why}"
+        self.tally.live.append(expected)
+        return "compared live: " + summary(reference)
+
+    async def report(self, expected, error):
+        for side in self.sides:
+            if side.client:
+                print(f"  {side.side}'s SDK transcript:\n    " + "\n    ".join(side.client.transcript))
+        if self.aa2.app:
+            print("  AusweisApp2 log of this case:")
+            print(self.aa2.app.log_since(self.aa2.log_offset, SECRETS)[-20000:])
+        if self.eid.app:
+            print("  eid serve's output of this case:")
+            print(self.eid.app.log_since(self.eid.log_offset, SECRETS)[-5000:])
+        if not isinstance(error, CaseFailed):
+            for side in self.sides:
+                await side.stop_app()  # a workflow may still run: fresh clients
+
+    async def finish(self, expected):
+        if self.own_server:
+            self.own_server.stop()
+            self.own_server = None
+        for side in self.sides:
+            side.server = side.shared
+
+    async def main(self, cases):
+        print_normalisations()
+        # One server for all cases; `slow` delays each PAOS answer by 1 s (default 3).
+        shared = TestServer(self.bin_dir, ["--slow-delay", "1"])
+        for side in self.sides:
+            side.server = side.shared = shared
+        try:
+            card = SoftwareCard(self.bin_dir, self.aa2.port)
+            for side in self.sides:
+                side.card = card
+            # Two clients, one after the other, in each case.
+            passed, failed = await run_cases([(self.name(expected), expected) for expected in cases], self.run,
+                                             2 * (CASE_TIMEOUT + 15), prepare=self.prepare, report=self.report,
+                                             finish=self.finish)
+        finally:
+            for side in self.sides:
+                await side.stop_app()
+            self.aa2.card.stop()
+            shared.stop()
+            for directory in (self.aa2.tls_pki, self.c3_dir, self.aa2.tls2_dir):
+                if directory:
+                    shutil.rmtree(directory, ignore_errors=True)
+            if self.aa2.tls2_server:
+                terminate(self.aa2.tls2_server)
+                self.aa2.tls2_server.stdout.close()
+        for side in self.sides:
+            if side.pin_to_auth:
+                times = sorted(side.pin_to_auth)
+                print(f"{side.side} SET_PIN -> AUTH (ok) against eid-testserver: "
+                      f"median {times[len(times) // 2]:.2f} s, "
+                      f"{times[0]:.2f}-{times[-1]:.2f} s over {len(times)} authentications")
+        if self.print_summary:
+            print(self.tally.summary(len(cases)))
+        return passed, failed
+
+
+# The faults whose EAC1 carries a CVCA link certificate that moves a default card's trust point on.
+MOVE_THE_TRUST_POINT = ("cvca_link", "cvca_link,certificates_reversed")
+
+
+def summary(seen):
+    """What both clients gave, in a few words: the final AUTH's major/minor."""
+    final = next((m for m in reversed(seen["sdk"]) if m.get("msg") == "AUTH" and "result" in m), {})
+    outcome = final.get("result", {})
+    minor = (outcome.get("minor") or "").removeprefix(MINOR)
+    return outcome.get("major", "?").removeprefix(MAJOR) + (f" {minor}" if minor else "")
+
+
 def main():
     runner = None
 
@@ -664,12 +951,13 @@ def main():
         else:
             cases = [case(None, "?", tls=name[4:]) if name.startswith("tls:")
                      else case(None if name == "-" else name, "?") for name in probe] if probe else CASES
-        runner = Runner(arguments[0], bool(probe))
+        runner = Runner(arguments[0], True) if probe else LiveRunner(arguments[0])
         return await runner.main(cases)
 
     def cleanup():
-        if runner and runner.app:
-            runner.app.stop()
+        for side in (runner.sides if isinstance(runner, LiveRunner) else [runner] if runner else []):
+            if side.app:
+                side.app.stop()
 
     run_main("ausweisapp2_auth_peer_tests.py BIN_DIR [FAULT...]",
              "AusweisApp2 peer tests (RUN_AUTH with eid-sim through pcscd against eid-testserver)", run, cleanup,

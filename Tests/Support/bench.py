@@ -587,10 +587,11 @@ def eid_auth(url, wrap=()):
 
 
 class TestPKIAusweisApp2(AusweisApp2):
-    """AusweisApp2 with pre-verification off (shared/PEERS.md: it pre-verifies terminal chains
-    against its built-in CVCAs only), so that it authenticates against eid-testserver's test PKI;
-    the card (eid-sim) still checks the chain in Terminal Authentication. The settings file must
-    exist before it starts, so this repeats AusweisApp2's start with it written first."""
+    """AusweisApp2 with pre-verification off (docs/peers.md, "AusweisApp2 (headless)": it
+    pre-verifies terminal chains against its built-in CVCAs only), so that it authenticates against
+    eid-testserver's test PKI; the card (eid-sim) still checks the chain in Terminal Authentication.
+    The settings file must exist before it starts, so this repeats AusweisApp2's start with it
+    written first."""
 
     def __init__(self):
         import tempfile

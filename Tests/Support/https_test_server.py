@@ -11,7 +11,8 @@ GET  /slow       answers after 5 s
 GET  /tctoken-start 302 -> https://127.0.0.1:B/tctoken    (a TcToken without PSK: ServerAddress https://127.0.0.1:A/paos)
 GET  /tctoken-psk?server=N  a TcToken with PSK_KEY for SESSION_ID, ServerAddress https://127.0.0.1:N/ (an eID server
                             of the test's own, e.g. openssl s_server -psk), RefreshAddress https://127.0.0.1:A/refresh
-POST /paos       200 {"length":N,"paos":<PAOS header>,"requestsOnConnection":K} (HTTP/1.1 keep-alive)
+POST /paos       200 {"length":N,"paos":<PAOS header>,"requestsOnConnection":K,"sessionReused":B} (HTTP/1.1
+                 keep-alive; B: whether the connection's TLS handshake resumed an earlier session)
 Runs until killed.
 """
 import http.server
@@ -107,6 +108,7 @@ def handler_for(ports):
                 "contentType": self.headers.get("Content-Type"),
                 "accept": self.headers.get("Accept"),
                 "requestsOnConnection": self.requests_on_connection,
+                "sessionReused": self.connection.session_reused,
             }
             self.reply(200, json.dumps(answer).encode(), [("Content-Type", "application/json")])
 

@@ -7,8 +7,10 @@
 #   pcsc-env.sh stop DIR       stop what `start DIR` started (by PID)
 #   pcsc-env.sh run DIR CMD..  start, run CMD with DIR/env loaded, stop (also on failure or ^C)
 #
-# The private pcscd runs in its own mount namespace with its own /run/pcscd (see TOOLCHAIN
-# notes in README.md), so it neither needs nor disturbs a pcscd that is already running.
+# The private pcscd runs in its own mount namespace with its own /run/pcscd (pcscd has that
+# directory compiled in, so a second one beside a running one would refuse to start; clients find
+# the private one through PCSCLITE_CSOCK_NAME), so it neither needs nor disturbs a pcscd that is
+# already running.
 # DIR/env exports:
 #   PCSCLITE_CSOCK_NAME      the socket of the private pcscd (libpcsclite honours it)
 #   EID_E2E_READERS          "reader name=vpcd port" pairs, separated by ';'

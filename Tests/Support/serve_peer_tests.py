@@ -25,11 +25,9 @@ import asyncio
 import json
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 from collections import namedtuple
@@ -38,8 +36,10 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ausweisapp2_auth_peer_tests as auth  # noqa: E402
 import ausweisapp2_peer_tests as pin  # noqa: E402
-from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, run_cases,  # noqa: E402
-                         run_main, strip, terminate, wait_for_port_file)
+from ausweisapp2 import (NO_PREVERIFICATION, AusweisApp2, PeerError, SDKClient, SoftwareCard,  # noqa: E402
+                         run_cases, run_main, strip, terminate)
+from eid_serve import EidServe  # noqa: E402
+from live_comparison import differences, field_differences, sdk_view  # noqa: E402
 
 CaseFailed = auth.CaseFailed
 AA2 = "ausweisapp2"
@@ -47,49 +47,13 @@ CORS = {"access-control-allow-origin": "*"}
 NO_CACHE = {"connection": "close", "cache-control": "no-cache, no-store", "pragma": "no-cache"}
 VERSION_KEYS = ("Name", "Implementation-Title", "Implementation-Vendor", "Implementation-Version",
                 "Specification-Title", "Specification-Vendor", "Specification-Version")
+# Every HTTP answer `exchange` read, in the order the exchanges ended (LiveServe clears it before each side).
+RECORDED = []
 # `at`: the monotonic time the bytes that completed the final answer arrived (None on the others).
 Answer = namedtuple("Answer", "status reason headers body at", defaults=(None,))
 # A browser-style activation (`activate`): when its request was sent, the HTTP answers (interim
 # ones first), the final SDK AUTH and the questions the SDK client answered.
 Activation = namedtuple("Activation", "sent answers final asked")
-
-
-class EidServe:
-    """`eid serve` on a free port (the port from --port-file), its output in a scratch directory;
-    `arguments` follow the others (--pinentry PROGRAM)."""
-
-    START_TIMEOUT = 15.0
-
-    def __init__(self, eid_dir, arguments=()):
-        self.dir = tempfile.mkdtemp(prefix="eid-serve-")
-        port_file = os.path.join(self.dir, "port")
-        self.output = open(os.path.join(self.dir, "output.log"), "w")
-        self.process = subprocess.Popen(
-            [os.path.join(eid_dir, "eid"), "serve", "--port", "0", "--port-file", port_file, "--test-pki", *arguments],
-            stdin=subprocess.DEVNULL, stdout=self.output, stderr=subprocess.STDOUT)
-        try:
-            self.port = wait_for_port_file(self.process, port_file, "eid serve", self.START_TIMEOUT)
-        except PeerError as error:
-            said = self.log_since(0).strip().splitlines()[:1] or ["nothing"]
-            self.stop()
-            raise PeerError(f"{error}; it said: {said[0][:300]}") from None
-        self.url = f"ws://127.0.0.1:{self.port}/eID-Kernel"
-
-    def log_size(self):
-        return os.path.getsize(self.output.name)
-
-    def log_since(self, offset, secrets=()):
-        with open(self.output.name, errors="replace") as f:
-            f.seek(offset)
-            text = f.read()
-        for secret in secrets:
-            text = text.replace(secret, "***")
-        return text
-
-    def stop(self):
-        terminate(self.process)
-        self.output.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
 
 
 def start_client(client):
@@ -171,6 +135,7 @@ async def exchange(data, port, timeout=10.0, head_only=False):
             answers, final = parse(received, head_only)
             if final:
                 answers[-1] = answers[-1]._replace(at=arrived)
+                RECORDED.extend(answers)
                 return answers
             left = deadline - time.monotonic()
             if left <= 0:
@@ -236,11 +201,27 @@ async def activate(port, client, tctoken_url, answer=True, timeout=auth.CASE_TIM
 
 def says_why(answer):
     """Raises CaseFailed unless the HTML error page `answer` says something in words (TR-03124-2
-    EID_CLIENT_D_16: a human-readable error description in the body)."""
-    words = re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", answer.body)).strip()
+    EID_CLIENT_D_16: a human-readable error description in the body); what it must say, where a case
+    knows: ERROR_PAGES."""
+    words = page_words(answer)
     if len(words) < 20:
         raise CaseFailed(f"the error page says nothing in words: {answer.body[:300]!r}")
     return answer
+
+
+def page_words(answer):
+    """The words of the HTML page `answer` (its markup gone, entities as sent), one space between each."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]*>", " ", answer.body)).strip()
+
+
+# What eid serve's error page must say, beyond saying something (`says_why`), for the fault cases whose
+# browser gets a page, by fault: the words eid writes (HTML-escaped), `{origin}` the eid-testserver's
+# origin with http for https. TR-03124-2 EID_CLIENT_D_16_d: a redirect to http on the way to the TcToken
+# names that address and why it was not followed.
+ERROR_PAGES = {
+    "redirect_http": ("The authentication failed: the TcToken could not be fetched: {http_origin}/tctoken",
+                      "is not an https address; only https is allowed."),
+}
 
 
 def result_location(location, origin):
@@ -293,10 +274,13 @@ class ServeRunner(auth.Runner):
     """The HTTP and WebSocket cases (methods with a docstring name) and the fault cases of
     ausweisapp2_auth_peer_tests, one client under test, one eid-sim card and one eid-testserver."""
 
-    def __init__(self, bin_dir, client, probe=False):
+    def __init__(self, bin_dir, client, probe=False, live=False):
         super().__init__(bin_dir, probe)
         self.client_kind = client
         self.aa2 = client == AA2
+        self.side = "AusweisApp2" if self.aa2 else "eid"
+        self.live = live
+        self.seen = None
 
     async def start_app(self):
         self.app = start_client(self.client_kind)
@@ -470,10 +454,48 @@ class ServeRunner(auth.Runner):
         answers, _ = await self.activation(self.server.origin.replace("https:", "http:") + "/tctoken", answer=False)
         await self.drain()
         says_why(expect(answers[-1], 400, "text/html", NO_CACHE))
+        if [answer.status for answer in answers] != ([102, 400] if self.aa2 else [400]):
+            raise CaseFailed(f"answers {[answer.status for answer in answers]}, expected "
+                             f"{[102, 400] if self.aa2 else [400]} (DIFFERENT_ANSWERS)")
+
+    async def show_ui(self, query):
+        """GET /eID-Client?`query` (ShowUI, TR-03124-2 A1_06 to A1_09, profile ACTION_SHOWUI, not applicable
+        to eid): eid has no graphical user interface to open, so there is nothing at that address: 404
+        HTML saying so, as for any query without Status or tcTokenURL, and the connected SDK client is
+        told nothing (no workflow starts). AusweisApp2 1.26.2 answers 200 (measured; it shows its window)."""
+        answer = await self.get("/eID-Client?" + query)
+        if self.aa2:
+            expect(answer, 200)
+            return "expected difference: AusweisApp2 answers 200 and shows its window (eid has none: 404)"
+        says_why(expect(answer, 404, "text/html"))
+        if "There is nothing at this address." not in page_words(answer):
+            raise CaseFailed(f"the 404 page does not say there is nothing here: {page_words(answer)[:300]!r}")
+        # GET_INFO answered with INFO and nothing before it (no AUTH, no CHANGE_PIN): no workflow started.
+        await self.client.send("GET_INFO")
+        await self.client.expect("INFO", timeout=10, ignore=("READER", "STATUS"))
+        return None
+
+    async def show_ui_pin_management(self):
+        """EID_CLIENT_A1_06: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=PINManagement -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=PINManagement")
+
+    async def show_ui_settings(self):
+        """EID_CLIENT_A1_07: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=Settings -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=Settings")
+
+    async def show_ui_no_module(self):
+        """EID_CLIENT_A1_08: n.a. (no user interface to open): http: GET /eID-Client?ShowUI -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI")
+
+    async def show_ui_unknown_module(self):
+        """EID_CLIENT_A1_09: n.a. (no user interface to open): http: GET /eID-Client?ShowUI=NoSuchModule -> 404 HTML, no workflow"""
+        return await self.show_ui("ShowUI=NoSuchModule")
 
     async def second_websocket(self):
         """websocket: a second client while one is connected -> 429"""
-        expect((await exchange(upgrade(self.app.port), self.app.port, head_only=True))[-1], 429)
+        answer = expect((await exchange(upgrade(self.app.port), self.app.port, head_only=True))[-1], 429)
+        if (answer.headers.get("content-type", "").startswith("text/html")) == self.aa2:
+            raise CaseFailed(f"429 with Content-Type {answer.headers.get('content-type')!r} (DIFFERENT_ANSWERS)")
 
     async def origin_websocket(self):
         """websocket: an upgrade with an Origin header (no other client) -> 403"""
@@ -533,14 +555,15 @@ class ServeRunner(auth.Runner):
 
     HTTP_CASES = [status_text, status_json, status_upper_case, preflight, unknown_path, no_query,
                   kernel_without_upgrade, bad_host, tctoken_not_found, tls1_version, tls1_suites, tls1_key, tls1_dh,
-                  tctoken_not_https, second_websocket,
+                  tctoken_not_https, show_ui_pin_management, show_ui_settings, show_ui_no_module,
+                  show_ui_unknown_module, second_websocket,
                   origin_websocket, cancel, conflict, other_addresses]
 
     async def run_case(self, case):
         if callable(case):
             return await case(self)
         difference = None
-        if not self.aa2 and case["fault"] in PRE_VERIFIED and not case["tls"]:
+        if not self.live and not self.aa2 and case["fault"] in PRE_VERIFIED and not case["tls"]:
             case = PRE_VERIFIED[case["fault"]]
             difference = ("expected difference: refused in the pre-verification, before the card (AusweisApp2 "
                           "with it on); AusweisApp2 here has it off: the card refuses (noPermission)")
@@ -552,8 +575,10 @@ class ServeRunner(auth.Runner):
             print(f"  {[f'{a.status} {a.reason}' for a in answers]} Location {answers[-1].headers.get('location')}")
             print("  " + auth.describe(case["fault"], final, self.asked, result))
             return None
-        auth.check(case, final, self.asked, result, previous, self.server.origin)
-        self.check_browser_answers(case, answers)
+        if self.judged:
+            auth.check(case, final, self.asked, result, previous, self.server.origin, self.side)
+            self.check_browser_answers(case, answers)
+        self.seen = auth.observe(self.client.transcript, self.asked, self.session_result(final, result, previous), case)
         return difference
 
     def check_browser_answers(self, case, answers):
@@ -562,7 +587,14 @@ class ServeRunner(auth.Runner):
         of it (the case's `browser`), saying why in words (TR-03124-2 EID_CLIENT_D_16)."""
         expect(answers[0], 102)
         if case["url"] == auth.NONE:
-            says_why(expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE))
+            page = says_why(expect(answers[-1], case.get("browser", 404), "text/html", NO_CACHE))
+            if not self.aa2:
+                http_origin = self.server.origin.replace("https://", "http://", 1)
+                words = page_words(page)
+                for expected in ERROR_PAGES.get(case["fault"], ()):
+                    if expected.format(http_origin=http_origin) not in words:
+                        raise CaseFailed(f"the error page does not say {expected.format(http_origin=http_origin)!r}: "
+                                         f"{words[:400]!r}")
             return
         answer = expect(answers[-1], 303, headers=NO_CACHE)
         want = (case["url"], case["major"], url_minor(case, eid=not self.aa2))
@@ -606,11 +638,161 @@ class ChangePINRunner(pin.Runner):
         await self.client.wait_for_reader(self.reader, has_card=False)
 
 
+def http_view(answer, origin):
+    """An HTTP answer as compared live: its status, media type and, for a redirect, the Location's address kind,
+    ResultMajor and ResultMinor (`result_location`)."""
+    view = {"status": answer.status, "type": answer.headers.get("content-type", "").split(";")[0].strip() or None}
+    if "location" in answer.headers:
+        view["location"] = list(result_location(answer.headers["location"], origin))
+    return view
+
+
+# The HTTP cases where eid answers otherwise on purpose (each method asserts both sides' known behaviour), why.
+DIFFERENT_ANSWERS = {
+    "preflight": "OPTIONS and HEAD /eID-Client: eid 204 with the CORS headers, as 2.5 answers (1.26.2: 404)",
+    "bad_host": "a bad Host: eid refuses it (DNS rebinding; AusweisApp2 1.26.2 answers 200)",
+    "origin_websocket": "an Origin on the WebSocket: eid 403, as 2.5 answers (1.26.2 accepts it: 101)",
+    "tctoken_not_https": "difference found live: a tcTokenURL that is not https: eid answers 400 at once, "
+                         "AusweisApp2 1.26.2 102 Processing first, then 400",
+    "second_websocket": "difference found live: the 429 to a second WebSocket client: eid's is an HTML page "
+                        "(text/html), AusweisApp2 1.26.2's has no body and no Content-Type",
+}
+# Fault cases where the Location's ResultMinor differs on purpose (REPORTED_TO_THE_SERVER), why.
+DIFFERENT_LOCATIONS = {fault: "eid answers the server's unreadable EAC2 message with an error DIDAuthenticateResponse, "
+                              "so the session ends with the server's error (serverError; AusweisApp2 1.26.2 sends "
+                              "nothing: clientError); the same AUTH" for fault in REPORTED_TO_THE_SERVER}
+
+
+class LiveServe(auth.LiveRunner):
+    """AusweisApp2 (`--ui websocket --ui webservice`) and `eid serve` through the HTTP, WebSocket and fault
+    cases in one pass, as auth.LiveRunner runs the SDK cases: each case on AusweisApp2, then on eid; eid's HTTP
+    answers (status, media type, the Location's address and result), SDK messages, questions and /result of
+    its session must equal AusweisApp2's (live_comparison), but where DIFFERENT_ANSWERS, DIFFERENT_LOCATIONS or
+    auth.EID_DIFFERENCES say why not, and each side's own assertions hold (the methods assert both sides'
+    known behaviour)."""
+
+    name = staticmethod(ServeRunner.name)
+    print_summary = False  # main prints it after the change-PIN cases
+
+    def __init__(self, bin_dir):
+        super().__init__(bin_dir, ServeRunner(bin_dir, AA2, live=True), ServeRunner(bin_dir, bin_dir, live=True))
+        self.eid.tls_pki_dir = self.aa2.tls_pki_dir  # one tls-test-pki.sh directory
+
+    async def prepare(self, case):
+        if not callable(case):
+            return await super().prepare(case)
+        for side in self.sides:
+            await side.prepare(case)
+
+    async def run(self, case):
+        fault_case = not callable(case)
+        fresh = self.fresh_card(case) if fault_case else None
+        own, why = auth.eid_expectation(case) if fault_case else (None, None)
+        if fault_case and case["fault"] in DIFFERENT_LOCATIONS and not case["tls"]:
+            own, why = case, DIFFERENT_LOCATIONS[case["fault"]]
+        if not fault_case and case.__name__ in DIFFERENT_ANSWERS:
+            why = DIFFERENT_ANSWERS[case.__name__]
+        seen, notes = [], []
+        for side in self.sides:
+            if fresh is not None:
+                await self.replace_card(fresh)
+            RECORDED.clear()
+            side.client.transcript.clear()
+            side.judged = side is self.aa2 or own is not None
+            note = await side.run_case(own if side is self.eid and own else case)
+            if note:
+                notes.append(f"{side.side}: {note}")
+            view = dict(http=[http_view(answer, side.server.origin) for answer in RECORDED])
+            view.update(side.seen if fault_case else dict(sdk=sdk_view(side.client.transcript)))
+            seen.append(view)
+        if why:
+            self.tally.different.append(case)
+            return "expected difference: " + why
+        notes_found, found = field_differences(seen[0]["sdk"], seen[1]["sdk"])
+        self.tally.fields.update(notes_found)
+        chat = auth.chat_difference(case, *seen) if fault_case else None
+        found += differences(*seen)
+        if found:
+            raise CaseFailed("eid differs from AusweisApp2: " + "; ".join(found[:6]))
+        if chat:
+            self.tally.different.append(case)
+            return "compared live but the chat; expected difference: " + chat
+        self.tally.live.append(case)
+        return "compared live" + (f" ({'; '.join(notes)})" if notes else "")
+
+
+class LiveChangePIN:
+    """ausweisapp2_peer_tests' RUN_CHANGE_PIN cases on AusweisApp2, then on `eid serve`, each with a fresh card
+    of the case's options; eid's SDK messages must equal AusweisApp2's (live_comparison). `eid serve` runs only
+    for its side, started once AusweisApp2 has read the card (both read a card that comes) and stopped before
+    eid's terminal opens the card with the new PIN."""
+
+    def __init__(self, bin_dir, tally):
+        self.bin_dir = bin_dir
+        self.aa2 = ChangePINRunner(bin_dir, AA2)
+        self.tally = tally
+        self.serve = self.client = None
+
+    async def stop_serve(self):
+        if self.client:
+            try:
+                await asyncio.wait_for(self.client.close(), 5)
+            except Exception:
+                pass
+        if self.serve:
+            self.serve.stop()
+        self.serve = self.client = None
+
+    async def run(self, case):
+        _, args, card_checks, steps, new_pin = case
+        await self.aa2.run(case)
+        reference = sdk_view(self.aa2.client.transcript)
+        reader, port = self.aa2.reader, self.aa2.port
+        card = SoftwareCard(self.bin_dir, port, args)
+        try:
+            await self.aa2.client.wait_for_reader(reader, has_card=True)
+            self.serve = start_client(self.bin_dir)
+            self.client = await SDKClient.connect(self.serve.url)
+            pin.check(await self.client.wait_for_reader(reader, has_card=True), card_checks)
+            self.client.transcript.clear()
+            await pin.run_workflow(self.client, reader, steps)
+            candidate = sdk_view(self.client.transcript)
+            await self.stop_serve()  # eid serve ended: the card is free for eid's terminal
+            if new_pin:
+                pin.eid_opens_card(self.bin_dir, reader, new_pin)
+        finally:
+            card.stop()
+        await self.aa2.client.wait_for_reader(reader, has_card=False)
+        notes, found = field_differences(reference, candidate)
+        self.tally.fields.update(notes)
+        found += differences(reference, candidate)
+        if found:
+            raise CaseFailed("eid differs from AusweisApp2: " + "; ".join(found[:6]))
+        self.tally.live.append(case)
+        return "compared live"
+
+    async def report(self, case, error):
+        if self.client:
+            print("  eid's SDK transcript:\n    " + "\n    ".join(self.client.transcript))
+        await self.aa2.report(case, error)
+        await self.stop_serve()
+
+    async def main(self, cases):
+        try:
+            return await run_cases(cases, self.run, 2 * pin.CASE_TIMEOUT, prepare=self.aa2.prepare,
+                                   report=self.report)
+        finally:
+            await self.stop_serve()
+            await self.aa2.stop_app()
+
+
 def main():
     runners = []
 
     async def run(arguments):
         bin_dir, client, words = arguments[0], (arguments[1:2] or [AA2])[0], arguments[2:]
+        if client == "live":
+            return await run_live(bin_dir, words)
         probe = words == ["probe"]
         print(f"client under test: {'AusweisApp2 (headless)' if client == AA2 else 'eid serve from ' + client}",
               flush=True)
@@ -635,12 +817,34 @@ def main():
             passed, failed = passed + more[0], failed + more[1]
         return passed, failed
 
+    async def run_live(bin_dir, words):
+        print(f"clients: AusweisApp2 (headless) and eid serve from {bin_dir}, each case on both, compared live",
+              flush=True)
+        wanted = (lambda name: True) if not words else (lambda name: any(w in name for w in words))
+        for client in (AA2, bin_dir):
+            start_client(client).stop()  # a client that does not start fails the run, not each case
+        live = LiveServe(bin_dir)
+        runners.extend(live.sides)
+        # The C3 and TLS-2 cases need a card or a server of their own per case: ausweisapp2_auth_peer_tests.py
+        # compares them live over the SDK.
+        fault_cases = [case for case in auth.CASES if not case["c3"] and not case["tls2"]]
+        cases = [case for case in ServeRunner.HTTP_CASES + fault_cases if wanted(live.name(case))]
+        passed, failed = await live.main(cases) if cases else (0, 0)
+        changes = LiveChangePIN(bin_dir, live.tally)
+        runners.append(changes.aa2)
+        pin_cases = [("change-pin " + case[0], case) for case in pin.CASES if wanted("change-pin " + case[0])]
+        if pin_cases:
+            more = await changes.main(pin_cases)
+            passed, failed = passed + more[0], failed + more[1]
+        print(live.tally.summary(len(cases) + len(pin_cases)))
+        return passed, failed
+
     def cleanup():
         for runner in runners:
             if runner.app:
                 runner.app.stop()
 
-    run_main("serve_peer_tests.py BIN_DIR [ausweisapp2|EID_DIR [CASE...|probe]]",
+    run_main("serve_peer_tests.py BIN_DIR [ausweisapp2|EID_DIR [CASE...|probe] | live [CASE...]]",
              "Peer tests of the eID client on port 24727 (HTTP, WebSocket SDK, activations, change PIN)", run, cleanup,
              more_arguments=True)
 

@@ -6,9 +6,9 @@ verified under DIR's CSCA.
 
     vicc_auth_peer_test.py BIN_DIR     (inside Tests/Support/pcsc-env.sh run; make test runs it)
 
-AusweisApp2 runs with pre-verification off (PEERS.md), so that the card, not AusweisApp2's
-built-in CVCAs, judges the private chain. Every process is stopped by its PID; every wait has a
-timeout; the PIN is never printed (the SDK transcript masks it).
+AusweisApp2 runs with pre-verification off (docs/peers.md, "AusweisApp2 (headless)"), so that the
+card, not AusweisApp2's built-in CVCAs, judges the private chain. Every process is stopped by its
+PID; every wait has a timeout; the PIN is never printed (the SDK transcript masks it).
 """
 import asyncio
 import inspect

@@ -7,13 +7,13 @@ import Workflows
 
 /// OnlineClient over real TLS against the Python https servers: the TcToken fetch across two
 /// servers (every certificate kept), then PAOS POSTs over TLS-2 resuming TLS-1's session with the
-/// §2.1 headers, and the errors a user sees.
+/// headers of docs/protocol.md, "PAOS binding", and the errors a user sees.
 @Suite struct HTTPPAOSTransportTests {
     let pki: TestPKI
 
     init() throws { pki = try TestPKI.get() }
 
-    @Test("EID_CLIENT_A2_28: the TcToken fetched, then PAOS posted on a resumed session")
+    @Test("EID_CLIENT_A2_28: the TcToken fetched, then PAOS posted on a connection that resumed a session")
     func fetchesTheTcTokenThenPostsPAOSOnAResumedSession() throws {
         let server = try Peer.python("rsa3072", "ec256", pki: pki)
         defer { server.stop() }
@@ -33,6 +33,9 @@ import Workflows
         #expect(answer["accept"] as? String == "text/html; application/vnd.paos+xml")
         let again = try #require(try JSONSerialization.jsonObject(with: Data(second)) as? [String: Any])
         #expect(again["requestsOnConnection"] as? Int == 2, "TLS-2 is kept alive between PAOS messages")
+        // The server's view of each POST's connection (Python's SSLSocket.session_reused), not eid's own.
+        #expect(answer["sessionReused"] as? Bool == true, "the first PAOS connection resumed a TLS session")
+        #expect(again["sessionReused"] as? Bool == true, "the second PAOS message's connection resumed one")
         // TLS-2's certificate (server A's, seen before) is not listed twice.
         #expect(transport.serverCertificates == [try pki.der("rsa3072"), try pki.der("ec256")])
     }

@@ -238,7 +238,7 @@ struct HTTPSFrontEndTests {
         let server = try TestServerFixture()
         let (code, body) = try server.curl("/tctoken?fault=http_refresh")
         #expect(code == 200)
-        // Online's parser refuses it (§1.3 rule 5), as a conforming client must.
+        // Online's parser refuses it (docs/protocol.md, "TcToken validation", rule 5), as a conforming client must.
         #expect(body.contains("<RefreshAddress>http://127.0.0.1:\(server.port)/refresh?"))
         #expect(throws: TcTokenError.self) { try TcToken.parse(Array(body.utf8)) }
     }

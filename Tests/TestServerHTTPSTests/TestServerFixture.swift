@@ -93,7 +93,8 @@ final class TestServerFixture: Sendable {
             input: Array(request.utf8), timeout: 20)
     }
 
-    /// An HTTP/1.1 POST of `body` to the PAOS endpoint of `session`, as an eID client sends it (§2.1).
+    /// An HTTP/1.1 POST of `body` to the PAOS endpoint of `session`, as an eID client sends it
+    /// (docs/protocol.md, "PAOS binding").
     static func paosRequest(session: String, body: [UInt8], paosHeader: Bool = true) -> String {
         var request = "POST /paos/\(session) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         request += "Content-Type: application/vnd.paos+xml; charset=UTF-8\r\n"
@@ -107,7 +108,7 @@ final class TestServerFixture: Sendable {
         PAOSEnvelope(.startPAOS(StartPAOS(sessionIdentifier: session))).encoded()
     }
 
-    /// curl's PAOS headers (§2.1).
+    /// curl's PAOS headers (docs/protocol.md, "PAOS binding").
     static let paosHeaders = [
         "-H", "Content-Type: application/vnd.paos+xml; charset=UTF-8", "-H",
         "Accept: text/html; application/vnd.paos+xml",

@@ -296,8 +296,8 @@ import Testing
                 == AuthStep(.sendErrorResponse(removed, basis), [.sendError(removed)]))
     }
 
-    /// No refresh URL (§1.6): a success becomes that failure, an earlier failure stands; either
-    /// way the browser goes to the communication-error address.
+    /// No refresh URL (docs/protocol.md, "Refresh address check"): a success becomes that failure, an earlier
+    /// failure stands; either way the browser goes to the communication-error address.
     @Test func aFailedRefreshAddressCheck() {
         let refused = FailureReason.authRefreshAddressFailed(.notHTTPS)
         let basis = RefreshAddressBasis.tcTokenURL

@@ -289,9 +289,10 @@ import Testing
         #expect(run.server.dataGroup4 != nil)
     }
 
-    /// §1.6 in the workflow: the refresh address (same origin as the subjectURL) gets a HEAD for
-    /// its TLS certificate; a certificate not in the description leaves no refresh URL, so the
-    /// browser goes to the CommunicationErrorAddress and the success becomes communicationError.
+    /// docs/protocol.md, "Refresh address check", in the workflow: the refresh address (same origin as the
+    /// subjectURL) gets a HEAD for its TLS certificate; a certificate not in the description leaves no
+    /// refresh URL, so the browser goes to the CommunicationErrorAddress and the success becomes
+    /// communicationError.
     @Test func theRefreshAddressIsCheckedBeforeItIsGiven() throws {
         let refresh = "https://service.example/done?ref=1"
         let good = ScriptedRefreshClient([

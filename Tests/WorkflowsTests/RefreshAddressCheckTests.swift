@@ -18,7 +18,7 @@ final class ScriptedRefreshClient: RefreshAddressClient {
     }
 }
 
-/// StateCheckRefreshAddress (AUTH-PROTOCOL.md §1.6), one rule per test.
+/// StateCheckRefreshAddress (docs/protocol.md, "Refresh address check"), one rule per test.
 @Suite struct RefreshAddressCheckTests {
     static let listed: [UInt8] = Array("the service's TLS certificate".utf8)
     static let other: [UInt8] = Array("someone else's TLS certificate".utf8)

@@ -6,8 +6,8 @@ import Testing
 
 @testable import Workflows
 
-/// The TR-03124 checks of EAC1 that need no network, one test each (AUTH-PROTOCOL.md §1.5,
-/// §3.8, §4; ANCHORS.md §1c), and the access rights of §4.3.
+/// The TR-03124 checks of EAC1 that need no network, one test each (docs/protocol.md,
+/// "Checks of EAC1"), and the access rights of "Effective authorization".
 @Suite struct TerminalCheckTests {
     static let tls: [UInt8] = Array("TLS certificate".utf8)
     static let url = "https://service.example/tctoken"
@@ -256,9 +256,9 @@ import Testing
         #expect(info.required == ["GivenNames", "PlaceOfBirth"])
     }
 
-    /// §4.3: allowed = terminal ∩ displayable; required = RequiredCHAT ∩ allowed; optional =
-    /// (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed optional
-    /// only for an official domestic DV; effective = required ∪ (optional ∩ choice).
+    /// docs/protocol.md, "Effective authorization": allowed = terminal ∩ displayable; required = RequiredCHAT
+    /// ∩ allowed; optional = (OptionalCHAT ∩ allowed) − required, or all allowed without CHATs; CAN allowed
+    /// optional only for an official domestic DV; effective = required ∪ (optional ∩ choice).
     @Test(
         """
         EID_CLIENT_C2_01, EID_CLIENT_D_18, EID_CLIENT_D_19, EID_CLIENT_D_21: the effective CHAT of §4.3 (rights \

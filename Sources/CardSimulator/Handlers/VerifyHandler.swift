@@ -1,10 +1,10 @@
 import EAC
 import SmartCard
 
-/// VERIFY (CLA 80, INS 20, P1P2 80 00) of authenticated auxiliary data (TR-03110-3, B.11.8;
-/// AUTH-PROTOCOL 5.2): the data field is an auxiliary data OID (`06 09 04007f00070301040n`),
-/// and the card compares its data groups with the value Terminal Authentication authenticated
-/// for that OID (`CardSession.authenticatedAuxiliaryData`):
+/// VERIFY (CLA 80, INS 20, P1P2 80 00) of authenticated auxiliary data (TR-03110-3, B.11.8; docs/protocol.md,
+/// "Authenticated auxiliary data"): the data field is an auxiliary data OID (`06 09 04007f00070301040n`), and
+/// the card compares its data groups with the value Terminal Authentication authenticated for that OID
+/// (`CardSession.authenticatedAuxiliaryData`):
 /// - id-DateOfBirth (age): passes when DG8 ≤ the date; an unknown month or day (spaces or 00)
 ///   counts as the latest possible (12, 31), so a partly known birth date never passes too
 ///   early; needs the right age verification;

@@ -1,6 +1,6 @@
 import SmartCard
 
-/// A data group of the eID application (BSI TR-03110-4 / TR-03127; AUTH-PROTOCOL 7.2): file ID
+/// A data group of the eID application (BSI TR-03110-4 / TR-03127; docs/protocol.md, "eID data groups"): file ID
 /// 01nn and short file ID nn for DGnn, content `[APPLICATION nn]` (tag 60+nn, explicit) around
 /// the data group's type. `encode(text:)` makes the content from a value as text in the
 /// data group's type; DG12, DG14 and DG16 only come as DER.

@@ -1,5 +1,5 @@
-/// The default data of the eID application: the ERIKA MUSTERMANN sample card (AUTH-PROTOCOL
-/// 7.3, AusweisApp2's simulator defaults), encoded with the data groups' ASN.1 (7.2). Test data
+/// The default data of the eID application: the ERIKA MUSTERMANN sample card (docs/protocol.md,
+/// "Sample data"; AusweisApp2's simulator defaults), encoded with the data groups' ASN.1 ("eID data groups"). Test data
 /// of no real person.
 public enum EIDSampleData {
     /// DG number → content (DER of the whole data group).

@@ -1,7 +1,8 @@
 import SmartCard
 
-/// Authenticated auxiliary data (BSI TR-03110-3, A.6.5; AUTH-PROTOCOL 5): the values a terminal
-/// asks the card to compare, sent in MSE:Set AT for TA and signed with the TA signature.
+/// Authenticated auxiliary data (BSI TR-03110-3, A.6.5; docs/protocol.md, "Authenticated auxiliary data"):
+/// the values a terminal asks the card to compare, sent in MSE:Set AT for TA and signed with the TA
+/// signature.
 ///
 /// ```
 /// AuthenticatedAuxiliaryData ::= [APPLICATION 7] IMPLICIT SET OF AuxDataTemplate      -- 67

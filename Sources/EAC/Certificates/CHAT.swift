@@ -104,9 +104,9 @@ public struct CHAT: Hashable, Sendable {
         return try? CHAT(terminalType: terminalType, relativeAuthorization: bits)
     }
 
-    /// The effective authorization of an authentication (TR-03110-4, 2.2.3.2; AUTH-PROTOCOL 4.3):
-    /// the rights of the terminal certificate that its DV certificate also grants and that the
-    /// user chose, as a terminal-role CHAT (the one that goes into MSE:Set AT for PACE).
+    /// The effective authorization of an authentication (TR-03110-4, 2.2.3.2; docs/protocol.md, "Effective
+    /// authorization"): the rights of the terminal certificate that its DV certificate also grants and that
+    /// the user chose, as a terminal-role CHAT (the one that goes into MSE:Set AT for PACE).
     public static func effective(terminal: CHAT, documentVerifier: CHAT, selected: Set<AccessRight>) -> CHAT {
         let granted = terminal.accessRights.intersection(documentVerifier.accessRights)
         return CHAT(role: .terminal, rights: granted.intersection(selected))

@@ -5,11 +5,11 @@ extension CVCertificate {
         body.effectiveDate <= date && date <= body.expirationDate
     }
 
-    /// The card's current date after it has verified and imported this certificate, issued by a
-    /// holder with `issuerRole` (TR-03110-3, 2.5; AUTH-PROTOCOL 3.7, marked unconfirmed there):
-    /// the card has no clock, so it raises its date to the effective date of a CVCA, a DV or a
-    /// domestic terminal certificate (one issued by an official domestic DV) when that date is
-    /// later. A foreign terminal's date is not trusted.
+    /// The card's current date after it has verified and imported this certificate, issued by a holder with
+    /// `issuerRole` (TR-03110-3, 2.5; docs/protocol.md, "CVCA link certificates", which says where the rule
+    /// comes from): the card has no clock, so it raises its date to the effective date of a CVCA, a DV or a
+    /// domestic terminal certificate (one issued by an official domestic DV) when that date is later. A
+    /// foreign terminal's date is not trusted.
     public func cardCurrentDate(after current: CalendarDate, issuerRole: CertificateRole) -> CalendarDate {
         let trusted: Bool
         switch role {

@@ -1,5 +1,5 @@
-/// Why a chain of CV certificates is not accepted (TR-03110-3, 2.5 and C; AUTH-PROTOCOL 3.7).
-/// Each case names the certificate (by its CHR) that failed the check.
+/// Why a chain of CV certificates is not accepted (TR-03110-3, 2.5 and C; docs/protocol.md, "CVCA link
+/// certificates"). Each case names the certificate (by its CHR) that failed the check.
 public enum CVCertificateChainError: Error, Equatable, Sendable, CustomStringConvertible {
     /// No trust anchor and no certificate in the pool has the CHR this CAR names.
     case unknownAuthority(car: String, of: String)

@@ -9,7 +9,7 @@ extension ChipAuthentication {
     }
 
     /// Chip Authentication with an ephemeral key whose private half only the eID server holds
-    /// (online authentication, AUTH-PROTOCOL 6.4): MSE:Set AT and GENERAL AUTHENTICATE with
+    /// (online authentication, docs/protocol.md, "Chip Authentication"): MSE:Set AT and GENERAL AUTHENTICATE with
     /// `serverKey`. The client cannot check the token nor derive the new keys; it passes nonce
     /// and token on to the server. Throws `refused` when the card refuses a command,
     /// `malformedResponse` when its answer holds no nonce and token.

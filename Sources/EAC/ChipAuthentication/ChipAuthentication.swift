@@ -2,7 +2,7 @@ import EIDCrypto
 import SmartCard
 
 /// Chip Authentication version 2, terminal side (BSI TR-03110-2, 3.4; TR-03110-3, B.14.1,
-/// B.11.2; AUTH-PROTOCOL 6.4-6.6): MSE:Set AT, GENERAL AUTHENTICATE with the ephemeral key
+/// B.11.2; docs/protocol.md, "Chip Authentication"): MSE:Set AT, GENERAL AUTHENTICATE with the ephemeral key
 /// announced in Terminal Authentication, the check of the card's token and the new session
 /// keys. When the channel is a `SecureMessaging` channel it continues under the new keys
 /// with SSC 0.
@@ -56,8 +56,8 @@ public struct ChipAuthentication {
         return result
     }
 
-    /// The terminal's (or eID server's) computation: K from the ephemeral private key and the
-    /// chip's static key, the keys from K and r_PICC, and the check of T_PICC (AUTH-PROTOCOL 6.6).
+    /// The terminal's (or eID server's) computation: K from the ephemeral private key and the chip's static
+    /// key, the keys from K and r_PICC, and the check of T_PICC (docs/protocol.md, "Chip Authentication").
     public static func terminalKeys(
         protocol: ChipAuthenticationProtocol, chipKey: ECPoint, ephemeralKey: ECKeyPair, nonce: [UInt8],
         token: [UInt8]

@@ -2,7 +2,7 @@ import EIDCrypto
 import SmartCard
 
 /// The computations of Chip Authentication version 2 that chip and terminal share (BSI
-/// TR-03110-2, 3.4; TR-03110-3, A.2.3, A.3.3; AUTH-PROTOCOL 6.5-6.6):
+/// TR-03110-2, 3.4; TR-03110-3, A.2.3, A.3.3; docs/protocol.md, "Chip Authentication"):
 /// K = x(ECDH), KSenc = KDF(K, r_PICC, 1), KSmac = KDF(K, r_PICC, 2), and the chip's token
 /// T_PICC = CMAC(KSmac, 7F49 { 06 CA OID, 86 PK_PCD })[:8].
 public struct ChipAuthenticationSteps: Sendable {

@@ -1,8 +1,8 @@
 import EIDCrypto
 import SmartCard
 
-/// The commands of Chip Authentication version 2 (BSI TR-03110-3, B.14.1, B.11.2; AUTH-PROTOCOL
-/// 6.5), with the status words a card answers (`EACCommandOutcome` reads them).
+/// The commands of Chip Authentication version 2 (BSI TR-03110-3, B.14.1, B.11.2;
+/// docs/protocol.md, "Chip Authentication"), with the status words a card answers (`EACCommandOutcome` reads them).
 extension CommandAPDU {
     /// MSE:Set AT for Chip Authentication `00 22 41 A4 | 80 CA OID | [84 key id]`.
     ///

@@ -1,8 +1,8 @@
 import SmartCard
 
-/// The commands of Terminal Authentication version 2 (BSI TR-03110-3, B.11; AUTH-PROTOCOL 6.2,
-/// 6.3), each with the status words a card answers (`EACCommandOutcome` reads them). GET CHALLENGE
-/// is ISO 7816-4's, defined once in `SmartCard` (`CommandAPDU.getChallenge`).
+/// The commands of Terminal Authentication version 2 (BSI TR-03110-3, B.11; docs/protocol.md, "Terminal
+/// Authentication"), each with the status words a card answers (`EACCommandOutcome` reads them). GET
+/// CHALLENGE is ISO 7816-4's, defined once in `SmartCard` (`CommandAPDU.getChallenge`).
 extension CommandAPDU {
     /// MSE:Set DST `00 22 81 B6 | 83 CAR`: selects the public key (of a trust anchor or an
     /// imported certificate) that the next PSO:Verify Certificate is checked with.

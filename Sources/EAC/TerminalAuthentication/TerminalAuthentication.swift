@@ -2,7 +2,7 @@ import EIDCrypto
 import SmartCard
 
 /// Terminal Authentication version 2, terminal side, as an eID client drives it (BSI
-/// TR-03110-2, 3.3; TR-03110-3, B.11; AUTH-PROTOCOL 6.2-6.3) over the PACE secure messaging
+/// TR-03110-2, 3.3; TR-03110-3, B.11; docs/protocol.md, "Terminal Authentication") over the PACE secure messaging
 /// channel. The terminal's private key stays with someone else: a `TerminalSigner` makes the
 /// EXTERNAL AUTHENTICATE signature.
 ///

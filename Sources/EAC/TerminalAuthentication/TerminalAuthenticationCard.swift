@@ -1,9 +1,9 @@
 import EIDCrypto
 import SmartCard
 
-/// Terminal Authentication version 2, card side (BSI TR-03110-3, 2.5 and B.11; AUTH-PROTOCOL
-/// 3.7, 6.3): the rules a chip applies, for eid-sim and any other software card. One value per
-/// card session; the card's persistent trust anchors and current date go in and come out
+/// Terminal Authentication version 2, card side (BSI TR-03110-3, 2.5 and B.11; docs/protocol.md, "CVCA link
+/// certificates" and "Terminal Authentication"): the rules a chip applies, for eid-sim and any other software
+/// card. One value per card session; the card's persistent trust anchors and current date go in and come out
 /// (`trustAnchors`, `currentDate`), so the card keeps what TA changed.
 ///
 /// Each method answers one command and throws `CardError.statusWord` with the card's answer:
@@ -95,12 +95,12 @@ public struct TerminalAuthenticationCard: Sendable {
         selected = nil
     }
 
-    /// A verified CVCA link certificate and the card's trust points (AUTH-PROTOCOL 3.7, after
-    /// TR-03110-3, whose text was not at hand: the rule is marked [U] there): the card stores the new
-    /// CVCA's key as its current trust point when the certificate is newer (a later effective date)
-    /// than the current one, keeps the one before as the previous trust point (PACE's CAR_prev, for
-    /// terminals that still send chains from it), and forgets older ones: a card holds two. An older
-    /// link certificate moves nothing back; it serves the chain of this session only.
+    /// A verified CVCA link certificate and the card's trust points (docs/protocol.md, "CVCA link
+    /// certificates", after TR-03110-3, whose text was not at hand: the rule follows the reference clients):
+    /// the card stores the new CVCA's key as its current trust point when the certificate is newer (a later
+    /// effective date) than the current one, keeps the one before as the previous trust point (PACE's
+    /// CAR_prev, for terminals that still send chains from it), and forgets older ones: a card holds two. An
+    /// older link certificate moves nothing back; it serves the chain of this session only.
     private mutating func moveTrustPoint(to link: CVCertificate) {
         let current = trustAnchors.map(\.body.effectiveDate).max()
         if let current, link.body.effectiveDate <= current { return }

@@ -1,7 +1,7 @@
 import EIDCrypto
 
 /// What the terminal signs in Terminal Authentication version 2 (TR-03110-3, B.11.6 / A.6.2.2;
-/// AUTH-PROTOCOL 6.3): ID_PICC ‖ r_PICC ‖ Comp(PK_PCD) ‖ AuxData, where ID_PICC is the
+/// docs/protocol.md, "Terminal Authentication"): ID_PICC ‖ r_PICC ‖ Comp(PK_PCD) ‖ AuxData, where ID_PICC is the
 /// compressed ephemeral PACE key of the card, r_PICC the 8-byte challenge of GET CHALLENGE,
 /// Comp(PK_PCD) the x-coordinate of the terminal's ephemeral Chip Authentication key (field
 /// length, TR-03111 FE2OS) and AuxData the whole `67` object, or nothing.

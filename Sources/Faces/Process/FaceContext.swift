@@ -8,8 +8,9 @@ import Glibc
 
 /// Everything a face touches outside itself, injected: where lines go, where commands and typed
 /// secrets come from, the clock, signals, and the readers. `FaceContext.process(readers:)` is
-/// the real process; a test builds one from fakes. A WebSocket transport will be one more
-/// context: another input feeding the command queue and another sink behind the console.
+/// the real process; a test builds one from fakes; `eid serve` builds one per workflow of an SDK
+/// WebSocket connection (`SDKConnection`): the client's messages as the input, a console whose
+/// sink sends each line back over the socket, no terminal, no signals, and the connection's API level.
 public struct FaceContext: Sendable {
     public var console: Console
     /// The commands of the JSON face (standard input).

@@ -1,4 +1,4 @@
-/// DIDAuthenticate (server; AUTH-PROTOCOL.md §2.5): one EAC step, with the connection handle,
+/// DIDAuthenticate (server; docs/protocol.md, "PAOS messages"): one EAC step, with the connection handle,
 /// the DID name and AuthenticationProtocolData whose xsi:type says which step it is.
 public struct DIDAuthenticate: Equatable, Sendable {
     public var connectionHandle: ConnectionHandle?

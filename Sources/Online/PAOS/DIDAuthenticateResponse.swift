@@ -1,7 +1,7 @@
-/// DIDAuthenticateResponse (client; AUTH-PROTOCOL.md §2.5): the result and the EAC step's
-/// output. A response reporting an error carries no output (§2.4): its AuthenticationProtocolData,
-/// which ISO24727-3.xsd requires, is an empty `iso:EmptyResponseDataType` with the Protocol (as
-/// Open eCard sends it).
+/// DIDAuthenticateResponse (client; docs/protocol.md, "PAOS messages"): the result and the EAC step's output.
+/// A response reporting an error carries no output ("Reporting a local failure"): its
+/// AuthenticationProtocolData, which ISO24727-3.xsd requires, is an empty `iso:EmptyResponseDataType` with
+/// the Protocol (as Open eCard sends it).
 public struct DIDAuthenticateResponse: Equatable, Sendable {
     public var result: DSSResult
     public var protocolIdentifier: String?

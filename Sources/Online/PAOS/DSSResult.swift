@@ -1,4 +1,4 @@
-/// dss:Result (AUTH-PROTOCOL.md §2.6): ResultMajor, ResultMinor when there is one, and an
+/// dss:Result (docs/protocol.md, "dss:Result"): ResultMajor, ResultMinor when there is one, and an
 /// optional ResultMessage with its language. Every client response starts with it, and it is
 /// all a StartPAOSResponse holds.
 public struct DSSResult: Equatable, Sendable {

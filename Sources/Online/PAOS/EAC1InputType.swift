@@ -1,4 +1,4 @@
-/// EAC1InputType (server, in DIDAuthenticate; AUTH-PROTOCOL.md §2.5): the terminal's
+/// EAC1InputType (server, in DIDAuthenticate; docs/protocol.md, "PAOS messages"): the terminal's
 /// certificates (hex CV certificates, in any order), its certificate description, the CHATs it
 /// requires and would like, authenticated auxiliary data and transaction info.
 public struct EAC1InputType: Equatable, Sendable {

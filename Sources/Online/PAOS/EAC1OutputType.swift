@@ -1,4 +1,4 @@
-/// EAC1OutputType (client, in DIDAuthenticateResponse; AUTH-PROTOCOL.md §2.5): the effective
+/// EAC1OutputType (client, in DIDAuthenticateResponse; docs/protocol.md, "PAOS messages"): the effective
 /// CHAT used in PACE, the CARs from PACE (only when the client cannot build the chain itself),
 /// EF.CardAccess, ID_PICC and the card's 8-byte challenge.
 public struct EAC1OutputType: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// EAC2InputType (server, in DIDAuthenticate; AUTH-PROTOCOL.md §2.5): missing link
+/// EAC2InputType (server, in DIDAuthenticate; docs/protocol.md, "PAOS messages"): missing link
 /// certificates, the terminal's ephemeral public key and, unless it comes in a separate
 /// EACAdditionalInputType round, the TA signature.
 public struct EAC2InputType: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// EAC2OutputType (client, in DIDAuthenticateResponse; AUTH-PROTOCOL.md §2.5): after TA and
+/// EAC2OutputType (client, in DIDAuthenticateResponse; docs/protocol.md, "PAOS messages"): after TA and
 /// CA, EF.CardSecurity, the CA token and nonce; or, when EAC2 came without a signature, only
 /// the challenge (then the server sends EACAdditionalInputType).
 public struct EAC2OutputType: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// EACAdditionalInputType (server, in DIDAuthenticate; AUTH-PROTOCOL.md §2.5): the TA signature,
+/// EACAdditionalInputType (server, in DIDAuthenticate; docs/protocol.md, "PAOS messages"): the TA signature,
 /// sent separately after the client's challenge-only EAC2 answer.
 public struct EACAdditionalInputType: Equatable, Sendable {
     public static let typeName = "EACAdditionalInputType"

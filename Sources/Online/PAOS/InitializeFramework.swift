@@ -1,4 +1,4 @@
-/// InitializeFramework (server, optional after StartPAOS; AUTH-PROTOCOL.md §2.5): an empty
+/// InitializeFramework (server, optional after StartPAOS; docs/protocol.md, "PAOS messages"): an empty
 /// element in the eCard namespace.
 public struct InitializeFramework: Equatable, Sendable {
     public init() {}

@@ -1,4 +1,4 @@
-/// InitializeFrameworkResponse (client; AUTH-PROTOCOL.md §2.5): the result and the framework's
+/// InitializeFrameworkResponse (client; docs/protocol.md, "PAOS messages"): the result and the framework's
 /// version (Major, Minor, SubMinor — spelled so here, unlike StartPAOS's Subminor).
 public struct InitializeFrameworkResponse: Equatable, Sendable {
     public var result: DSSResult

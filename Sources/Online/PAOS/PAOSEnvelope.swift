@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// A PAOS message in its SOAP 1.1 envelope (AUTH-PROTOCOL.md §2.3): the WS-Addressing
+/// A PAOS message in its SOAP 1.1 envelope (docs/protocol.md, "PAOS envelope"): the WS-Addressing
 /// MessageID and RelatesTo from the header, and the one message in the body. `encoded()` writes
 /// the header the client sends (the paos:PAOS block and ReplyTo) on client messages and just the
 /// addressing on server messages; `parse` reads what servers send, whatever their prefixes, and

@@ -52,7 +52,7 @@ extension PAOSError: CustomStringConvertible {
         }
     }
 
-    /// What AusweisApp reports for a broken or unexpected message (§2.4).
+    /// What AusweisApp reports for a broken or unexpected message (docs/protocol.md, "PAOS message order").
     public var result: ECardAPIResult { .error(.internalError) }
 
     /// Printable ASCII only, at most 64 characters: safe to put into a message.

@@ -1,8 +1,8 @@
 import SmartCard
 
 /// Reads the children of one PAOS element by local name (the namespace varies between servers,
-/// §2.2): white space around values is dropped, unknown children are skipped, and an element
-/// that may occur once but occurs twice is refused.
+/// docs/protocol.md, "PAOS namespaces"): white space around values is dropped, unknown children are skipped,
+/// and an element that may occur once but occurs twice is refused.
 struct PAOSFields {
     let element: XMLElement
     /// The message's name, for errors.

@@ -1,5 +1,5 @@
-/// One PAOS message of online authentication, either direction (AUTH-PROTOCOL.md §2.5), and the
-/// order in which they may come (§2.4), so that the client and the server enforce the same one.
+/// One PAOS message of online authentication, either direction (docs/protocol.md, "PAOS messages"),
+/// and the order in which they may come ("PAOS message order"), so that the client and the server enforce the same one.
 public enum PAOSMessage: Equatable, Sendable {
     case startPAOS(StartPAOS)
     case initializeFramework(InitializeFramework)
@@ -44,9 +44,9 @@ public enum PAOSMessage: Equatable, Sendable {
             }
         }
 
-        /// The kinds that may answer this one (§2.4). The server may end with StartPAOSResponse
-        /// whenever it is its turn; the client answers each server request with its response
-        /// (or that response reporting an error).
+        /// The kinds that may answer this one (docs/protocol.md, "PAOS message order"). The server may end
+        /// with StartPAOSResponse whenever it is its turn; the client answers each server request with its
+        /// response (or that response reporting an error).
         public var successors: [Kind] {
             switch self {
             case .startPAOS: return [.initializeFramework, .didAuthenticateEAC1, .startPAOSResponse]
@@ -109,11 +109,11 @@ public enum PAOSMessage: Equatable, Sendable {
         }
     }
 
-    /// Whether this message may follow `previous` (nil: nothing was sent yet). Besides the kinds
-    /// of §2.4: a client response reporting an error may only be followed by StartPAOSResponse
-    /// (a TransmitResponse with the responses up to an unacceptable status word also by Transmit);
-    /// the challenge-only EAC2 answer only follows an EAC2InputType without a signature, the
-    /// full one only one with a signature or an EACAdditionalInputType.
+    /// Whether this message may follow `previous` (nil: nothing was sent yet). Besides the kinds of
+    /// docs/protocol.md, "PAOS message order": a client response reporting an error may only be followed by
+    /// StartPAOSResponse (a TransmitResponse with the responses up to an unacceptable status word also by
+    /// Transmit); the challenge-only EAC2 answer only follows an EAC2InputType without a signature, the full
+    /// one only one with a signature or an EACAdditionalInputType.
     public func mayFollow(_ previous: PAOSMessage?) -> Bool {
         guard let previous else { return kind == Self.firstKind }
         guard previous.kind.successors.contains(kind) else { return false }

@@ -1,4 +1,4 @@
-/// The namespaces of the PAOS binding (AUTH-PROTOCOL.md §2.2). Elements are recognised by
+/// The namespaces of the PAOS binding (docs/protocol.md, "PAOS namespaces"). Elements are recognised by
 /// namespace URI and local name, or local name alone inside a message, never by prefix.
 public enum PAOSNamespace {
     public static let soap = "http://schemas.xmlsoap.org/soap/envelope/"
@@ -13,8 +13,8 @@ public enum PAOSNamespace {
     /// The Profile attribute value on responses.
     public static let profile = "http://www.bsi.bund.de/ecard/api/1.1"
 
-    /// How eid writes a PAOS envelope: the prefixes of §2.3 on the envelope, bodies in their
-    /// namespace as the default one.
+    /// How eid writes a PAOS envelope: the prefixes of docs/protocol.md, "PAOS namespaces", on the envelope,
+    /// bodies in their namespace as the default one.
     static let writer = XMLWriter(
         prefixes: [
             .init("soap", soap), .init("paos", paos), .init("wsa", wsa), .init("xsi", xsi), .init("dss", dss),

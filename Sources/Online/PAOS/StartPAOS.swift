@@ -1,4 +1,4 @@
-/// StartPAOS (client, first POST; AUTH-PROTOCOL.md §2.5): the TcToken's session, the card
+/// StartPAOS (client, first POST; docs/protocol.md, "PAOS messages"): the TcToken's session, the card
 /// application, who the client is and which eCard-API versions it speaks.
 public struct StartPAOS: Equatable, Sendable {
     public var sessionIdentifier: String

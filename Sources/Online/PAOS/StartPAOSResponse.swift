@@ -1,4 +1,4 @@
-/// StartPAOSResponse (server, last; AUTH-PROTOCOL.md §2.5): the outcome of the whole exchange.
+/// StartPAOSResponse (server, last; docs/protocol.md, "PAOS messages"): the outcome of the whole exchange.
 /// It may come instead of any message the client waits for; after it the client sends nothing.
 public struct StartPAOSResponse: Equatable, Sendable {
     public var result: DSSResult

@@ -1,4 +1,4 @@
-/// Transmit (server; AUTH-PROTOCOL.md §2.5): command APDUs, already protected by the server's
+/// Transmit (server; docs/protocol.md, "PAOS messages"): command APDUs, already protected by the server's
 /// own secure messaging, for the client to send to the card unchanged and in order, each with
 /// the status words that let the batch go on.
 public struct Transmit: Equatable, Sendable {

@@ -1,4 +1,4 @@
-/// TransmitResponse (client; AUTH-PROTOCOL.md §2.5): the result and one response APDU (data and
+/// TransmitResponse (client; docs/protocol.md, "PAOS messages"): the result and one response APDU (data and
 /// status word) per command sent, up to and including the first one not accepted.
 public struct TransmitResponse: Equatable, Sendable {
     public var result: DSSResult

@@ -1,6 +1,6 @@
 import FoundationEssentials
 
-/// The URL `eid auth` is given (AUTH-PROTOCOL.md §1.1): the tcTokenURL itself, or an
+/// The URL `eid auth` is given (docs/protocol.md, "Activation URL"): the tcTokenURL itself, or an
 /// activation URL a browser would open, from which the `tcTokenURL` query parameter is taken:
 /// `http://127.0.0.1:24727/eID-Client?tcTokenURL=…` (also `localhost` and `[::1]`) or
 /// `eid://…?tcTokenURL=…`.
@@ -8,7 +8,7 @@ public enum ActivationURL {
     /// The port of the local eID client (TR-03124-1), fixed.
     public static let localPort = 24727
 
-    /// The tcTokenURL the argument names; it must be https (§1.4).
+    /// The tcTokenURL the argument names; it must be https (docs/protocol.md, "TcToken fetch").
     public static func tcTokenURL(from argument: String) throws(ActivationURLError) -> String {
         let text = argument.trimmingXMLWhitespace()
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased() else {

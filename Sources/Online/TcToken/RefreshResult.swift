@@ -1,6 +1,6 @@
-/// The result parameters appended to the refresh or communication-error address
-/// (AUTH-PROTOCOL.md §1.7): `ResultMajor=ok`, or `ResultMajor=error&ResultMinor=<suffix>` with
-/// one of exactly five suffixes, optionally `&ResultMessage=<text>`.
+/// The result parameters appended to the refresh or communication-error address (docs/protocol.md, "Result on
+/// the refresh address"): `ResultMajor=ok`, or `ResultMajor=error&ResultMinor=<suffix>` with one of exactly
+/// five suffixes, optionally `&ResultMessage=<text>`.
 public enum RefreshResult: Equatable, Sendable {
     case ok
     case error(Minor, message: String? = nil)
@@ -19,8 +19,8 @@ public enum RefreshResult: Equatable, Sendable {
         case clientError
     }
 
-    /// The parameters for a workflow's result (§1.7): `fromServer` when the result is the eID
-    /// server's (its StartPAOSResponse carried an error), which AusweisApp then reports instead of
+    /// The parameters for a workflow's result ("Result on the refresh address"): `fromServer` when the result
+    /// is the eID server's (its StartPAOSResponse carried an error), which AusweisApp then reports instead of
     /// the local one unless the user cancelled.
     public init(_ result: ECardAPIResult, fromServer: Bool) {
         guard result.major == .error else {

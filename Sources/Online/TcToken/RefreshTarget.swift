@@ -1,6 +1,6 @@
-/// Where the browser goes at the end of an authentication (AUTH-PROTOCOL.md §1.7): an address
-/// as the TcToken had it (the checked RefreshAddress or the CommunicationErrorAddress) and the
-/// result parameters for it.
+/// Where the browser goes at the end of an authentication (docs/protocol.md, "Result on the refresh
+/// address"): an address as the TcToken had it (the checked RefreshAddress or the CommunicationErrorAddress)
+/// and the result parameters for it.
 public struct RefreshTarget: Equatable, Sendable {
     /// The address without the result: what AusweisApp's SDK gives in the final AUTH's `url`.
     public var address: String

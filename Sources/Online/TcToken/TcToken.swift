@@ -1,8 +1,8 @@
 import SmartCard
 
-/// The TcToken of TR-03124 (AUTH-PROTOCOL.md §1.2): where the eID server is, the session, where
+/// The TcToken of TR-03124 (docs/protocol.md, "TcToken"): where the eID server is, the session, where
 /// the browser goes afterwards and, for TLS-PSK, the key. `parse` applies the validation rules
-/// of §1.3 (rule 7, which needs the tcTokenURL, is `checkAttachedServer(tcTokenURL:)`);
+/// of "TcToken validation" (rule 7, which needs the tcTokenURL, is `checkAttachedServer(tcTokenURL:)`);
 /// `encoded()` writes a token as eid-testserver serves it.
 public struct TcToken: Sendable {
     public static let paosBinding = "urn:liberty:paos:2006-08"
@@ -40,7 +40,7 @@ public struct TcToken: Sendable {
         self.psk = psk
     }
 
-    /// The CommunicationErrorAddress when it can be used: only an https one is (§1.3 rule 5).
+    /// The CommunicationErrorAddress when it can be used: only an https one is ("TcToken validation", rule 5).
     public var usableCommunicationErrorAddress: String? {
         guard let address = communicationErrorAddress, WebOrigin(url: address)?.isHTTPS == true else { return nil }
         return address
@@ -71,9 +71,9 @@ public struct TcToken: Sendable {
         guard WebOrigin.isSameOrigin(serverAddress, tcTokenURL) else { throw .attachedServerNotSameOrigin }
     }
 
-    /// Parses and validates a TcToken document (§1.2, §1.3), tolerant of the variants real
-    /// servers send: surrounding white space in values, `PathSecurity-Parameter` (singular), the
-    /// PSK wherever it is, unknown elements (ignored).
+    /// Parses and validates a TcToken document (docs/protocol.md, "TcToken" and "TcToken validation"),
+    /// tolerant of the variants real servers send: surrounding white space in values,
+    /// `PathSecurity-Parameter` (singular), the PSK wherever it is, unknown elements (ignored).
     ///
     /// The PSK never becomes a Swift `String`: its text goes from libxml2's tree (zeroed, and
     /// freed through libxml2's wiping memory functions) into locked buffers and the `Secret`.

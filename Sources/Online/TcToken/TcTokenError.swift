@@ -1,4 +1,4 @@
-/// Why a TcToken was refused (AUTH-PROTOCOL.md §1.3): one case per rule, naming the element.
+/// Why a TcToken was refused (docs/protocol.md, "TcToken validation"): one case per rule, naming the element.
 /// Values from the token are never quoted (the PSK is a secret, the rest comes from anyone).
 public enum TcTokenError: Error, Equatable, Sendable {
     /// Rule 1: not XML eid accepts (not well-formed, a DTD, too large or deep).
@@ -52,6 +52,6 @@ extension TcTokenError: CustomStringConvertible {
         }
     }
 
-    /// The result AusweisApp gives for every TcToken problem (§1.3 rule 8).
+    /// The result AusweisApp gives for every TcToken problem (docs/protocol.md, "TcToken validation", rule 8).
     public var result: ECardAPIResult { .error(.trustedChannelEstablishmentFailed) }
 }

@@ -1,7 +1,7 @@
 import FoundationEssentials
 
 /// The origin of a URL (RFC 6454): scheme, host and port, with the scheme's default port filled
-/// in, so that `https://h` and `https://h:443/x` are the same origin (AUTH-PROTOCOL.md §1.5).
+/// in, so that `https://h` and `https://h:443/x` are the same origin (docs/protocol.md, "Same origin").
 public struct WebOrigin: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var scheme: String
     public var host: String
@@ -29,7 +29,7 @@ public struct WebOrigin: Equatable, Hashable, Sendable, CustomStringConvertible 
         self.init(scheme: scheme, host: host, port: port)
     }
 
-    /// The same-origin rule of TR-03124 (§1.5): scheme, host and port all equal.
+    /// The same-origin rule of TR-03124 (docs/protocol.md, "Same origin"): scheme, host and port all equal.
     public static func isSameOrigin(_ a: String, _ b: String) -> Bool {
         guard let x = WebOrigin(url: a), let y = WebOrigin(url: b) else { return false }
         return x == y

@@ -1,6 +1,6 @@
 /// The eID server's end of the PAOS exchange, as the authentication workflow sees it: one PAOS
 /// message (its encoded SOAP envelope) goes out in an HTTP POST to the TcToken's ServerAddress,
-/// the server's next message comes back in the response (AUTH-PROTOCOL.md §2). The TLS/HTTP
+/// the server's next message comes back in the response (docs/protocol.md, "PAOS binding"). The TLS/HTTP
 /// client implements it over TLS-2; tests play a server in process.
 public protocol PAOSTransport: AnyObject {
     /// Sends one message body and returns the body of the answer. Every wait has a timeout.

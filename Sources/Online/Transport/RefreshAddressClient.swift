@@ -1,4 +1,4 @@
-/// The network StateCheckRefreshAddress needs (AUTH-PROTOCOL.md §1.6): one request to an https
+/// The network StateCheckRefreshAddress needs (docs/protocol.md, "Refresh address check"): one request to an https
 /// address over a TLS-1 style channel, redirects not followed, with the TLS server certificate
 /// it came over. The executable's implementation is the HTTP session of the authentication.
 public protocol RefreshAddressClient: AnyObject {

@@ -1,15 +1,14 @@
 import EAC
 import SDK
 
-/// What the service asks for and what the user keeps (AUTH-PROTOCOL.md §4.3, AusweisApp's
-/// AccessRightManager): the rights a client may show are those of the terminal certificate
-/// that TR-03127 defines; the required ones are RequiredCHAT's, the optional ones
-/// OptionalCHAT's less the required (all shown rights when neither CHAT is sent); CAN allowed
-/// is never required, and optional only for an official domestic DV. The effective CHAT is
-/// required ∪ (optional ∩ the user's choice). Of these, the card grants only those the whole
-/// certificate chain grants (TR-03110-3: the AND of the CVCA's, DV's and terminal's CHATs);
-/// `granted` is what the user is shown as shared, so a terminal certificate beyond its DV does
-/// not overstate it (AusweisApp shows the terminal certificate's rights; this is the card's view).
+/// What the service asks for and what the user keeps (docs/protocol.md, "Effective authorization";
+/// AusweisApp's AccessRightManager): the rights a client may show are those of the terminal certificate that
+/// TR-03127 defines; the required ones are RequiredCHAT's, the optional ones OptionalCHAT's less the required
+/// (all shown rights when neither CHAT is sent); CAN allowed is never required, and optional only for an
+/// official domestic DV. The effective CHAT is required ∪ (optional ∩ the user's choice). Of these, the card
+/// grants only those the whole certificate chain grants (TR-03110-3: the AND of the CVCA's, DV's and
+/// terminal's CHATs); `granted` is what the user is shown as shared, so a terminal certificate beyond its DV
+/// does not overstate it (AusweisApp shows the terminal certificate's rights; this is the card's view).
 public struct AccessRightsRequest: Equatable, Sendable {
     public let required: Set<AccessRight>
     public let optional: Set<AccessRight>

@@ -1,10 +1,10 @@
 import EAC
 import SmartCard
 
-/// What the authentication workflow needs of an eID card in one card session (AUTH-PROTOCOL.md
-/// §6): the PIN card's PACE (with the effective CHAT), the EAC1 and EAC2 steps, and the server's
-/// APDUs after Chip Authentication. Failures are `CardError`s, or `EACStepError` for a refused
-/// EAC step.
+/// What the authentication workflow needs of an eID card in one card session (docs/protocol.md, "PACE",
+/// "Terminal Authentication", "Chip Authentication"): the PIN card's PACE (with the effective CHAT), the EAC1
+/// and EAC2 steps, and the server's APDUs after Chip Authentication. Failures are `CardError`s, or
+/// `EACStepError` for a refused EAC step.
 public protocol AuthCard: PINManagementCard {
     /// EAC1 on the card: GET CHALLENGE, with what PACE gave (ID_PICC, the card's CARs) and EF.CardAccess.
     func didAuthenticateEAC1() throws -> EAC1CardData

@@ -2,7 +2,7 @@ import EAC
 import Online
 
 /// Why the eID server's terminal (EAC1InputType) is refused before any card access: the
-/// TR-03124 checks that need no network (AUTH-PROTOCOL.md §1.5, §3.8, §4; ANCHORS.md §1c).
+/// TR-03124 checks that need no network (docs/protocol.md, "Checks of EAC1").
 /// Each case has AusweisApp's FailureCode name and the result AusweisApp gives for it.
 public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not exactly one DV certificate among the EAC1 certificates.
@@ -55,7 +55,7 @@ public enum AuthCheckError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// The result AusweisApp reports (ANCHORS.md §1d).
+    /// The result AusweisApp reports (docs/protocol.md, "How AusweisApp reports each failure").
     public var result: ECardAPIResult {
         switch self {
         case .noUniqueDocumentVerifier, .noUniqueTerminal, .malformedCertificate, .preVerificationFailed:

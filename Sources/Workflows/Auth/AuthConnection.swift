@@ -6,7 +6,8 @@ import Online
 public struct AuthConnection {
     public var tcToken: TcToken
     public var transport: PAOSTransport
-    /// The network of the refresh address's check (§1.6); nil: the address is taken unchecked.
+    /// The network of the refresh address's check (docs/protocol.md, "Refresh address check"); nil: the
+    /// address is taken unchecked.
     public var refreshClient: RefreshAddressClient?
 
     public init(tcToken: TcToken, transport: PAOSTransport, refreshClient: RefreshAddressClient? = nil) {

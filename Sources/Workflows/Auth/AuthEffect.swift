@@ -27,14 +27,14 @@ public enum AuthEffect: WorkflowEffect {
     /// then the EAC2 output.
     case didAuthenticateEAC2(TerminalCheck, EAC2InputType, signature: [UInt8])
     /// → `cardTransmitted`, `failed`: these APDUs of the server to the card, in order, up to the
-    /// first response whose status word the server does not accept (§2.5).
+    /// first response whose status word the server does not accept (docs/protocol.md, "PAOS messages").
     case transmit(Transmit)
     /// → `received`, `failed`: the card's responses to the server.
     case sendTransmitResponse(TransmitResponse)
     /// → `received`, `failed`: the response the server waits for, with the failure's result.
     case sendError(FailureReason)
-    /// → `refreshAddressDetermined`, `refreshAddressFailed`: the refresh address checked (§1.6)
-    /// with the result parameters, or the communication-error address.
+    /// → `refreshAddressDetermined`, `refreshAddressFailed`: the refresh address checked (docs/protocol.md,
+    /// "Refresh address check") with the result parameters, or the communication-error address.
     case determineRefreshAddress(AuthOutcome, RefreshAddressBasis)
 
     public var givesEvent: Bool {

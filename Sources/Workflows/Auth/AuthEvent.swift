@@ -35,7 +35,8 @@ public enum AuthEvent: Equatable, Sendable {
     case cardTransmitted([[UInt8]], stoppedAt: StatusWord?)
     /// The refresh address is determined: where the browser goes (nil: nowhere).
     case refreshAddressDetermined(url: RefreshTarget?)
-    /// No refresh URL (§1.6): why, and the communication-error address the browser goes to instead.
+    /// No refresh URL (docs/protocol.md, "Refresh address check"): why, and the communication-error address
+    /// the browser goes to instead.
     case refreshAddressFailed(FailureReason, url: RefreshTarget?)
     case cancelled
     case timedOut

@@ -22,8 +22,8 @@ public struct AuthOutcome: Equatable, Sendable {
         self.init(result: reason.result, reason: reason, fromServer: false)
     }
 
-    /// AusweisApp's choice (AUTH-PROTOCOL.md §1.7): the local status when the user cancelled or
-    /// the server's result was ok; the server's result otherwise.
+    /// AusweisApp's choice (docs/protocol.md, "Result on the refresh address"): the local status when the
+    /// user cancelled or the server's result was ok; the server's result otherwise.
     static func combining(local: FailureReason?, server: DSSResult) -> AuthOutcome {
         if let local, local.isCancellation || server.major == .ok {
             return AuthOutcome(failure: local)

@@ -74,7 +74,7 @@ public enum AuthState: Equatable, Sendable {
     }
 
     /// Whether the eID server waits for a response of the client in this state, so that a
-    /// local failure is reported to it (AUTH-PROTOCOL.md §2.4).
+    /// local failure is reported to it (docs/protocol.md, "Reporting a local failure").
     var serverWaits: Bool {
         switch self {
         case .getTcToken, .startPaos, .eacAdditionalInputType, .sendErrorResponse, .checkRefreshAddress, .finished:
@@ -114,7 +114,7 @@ public struct AcceptedRequest: Equatable, Sendable {
     public var rights: AccessRightsRequest
 }
 
-/// What the refresh address is checked against (AUTH-PROTOCOL.md §1.6), as far as the
+/// What the refresh address is checked against (docs/protocol.md, "Refresh address check"), as far as the
 /// authentication got.
 public enum RefreshAddressBasis: Equatable, Sendable {
     /// No TcToken: no refresh address; the browser goes to this address (a refused token's

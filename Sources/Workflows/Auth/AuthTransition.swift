@@ -15,7 +15,8 @@ extension AuthState {
         case (.checkRefreshAddress(let outcome, _), .refreshAddressDetermined(let url)):
             return AuthStep(.finished(outcome, url: url))
         case (.checkRefreshAddress(let outcome, _), .refreshAddressFailed(let reason, let url)):
-            // No refresh URL (§1.6): a success becomes that failure; an earlier failure stands.
+            // No refresh URL (docs/protocol.md, "Refresh address check"): a success becomes that failure; an
+            // earlier failure stands.
             guard outcome.result.major == .ok else { return AuthStep(.finished(outcome, url: url)) }
             return AuthStep(.finished(AuthOutcome(failure: reason), url: url))
         case (.checkRefreshAddress, _):
@@ -66,7 +67,8 @@ extension AuthState {
         case (.startPaos, .received(.initializeFramework)):
             return AuthStep(.initializeFramework, [.sendInitializeFrameworkResponse])
         case (.startPaos, .received(.eac1(let input))), (.initializeFramework, .received(.eac1(let input))):
-            // StartPAOS is answered by InitializeFramework or directly by EAC1 (§2.4).
+            // StartPAOS is answered by InitializeFramework or directly by EAC1 (docs/protocol.md, "PAOS
+            // message order").
             return AuthStep(.processCvcsAndSetRights(input), [.checkTerminal(input)])
         case (.processCvcsAndSetRights, .terminalAccepted(let terminal)):
             return AuthStep(.editAccessRights(terminal), [.editAccessRights(terminal)])
@@ -134,7 +136,7 @@ extension AuthState {
         }
     }
 
-    /// A failure: reported to the server when it waits for a response (AUTH-PROTOCOL.md §2.4),
+    /// A failure: reported to the server when it waits for a response (docs/protocol.md, "Reporting a local failure"),
     /// except a broken connection, which ends the exchange at once.
     static func failing(_ state: AuthState, _ reason: FailureReason, before: [AuthEffect] = []) -> AuthStep {
         if state.serverWaits, !reason.isConnectionFailure {

@@ -37,8 +37,9 @@ extension AuthWorkflow {
         return exchange(.didAuthenticateResponse(DIDAuthenticateResponse(.eac2(output))), &run)
     }
 
-    /// Sends the server's APDUs to the card in order, unchanged, up to the first response whose
-    /// status word the server does not accept (§2.5); the TransmitResponse is the next effect.
+    /// Sends the server's APDUs to the card in order, unchanged, up to the first response whose status word
+    /// the server does not accept (docs/protocol.md, "PAOS messages"); the TransmitResponse is the next
+    /// effect.
     func transmit(_ request: Transmit, _ run: inout Run) throws -> AuthEvent {
         guard let card = run.card else { return .failed(.cardFailed(Self.noCard, during: .authentication)) }
         var outputs: [[UInt8]] = []

@@ -2,7 +2,7 @@ import Online
 import SmartCard
 
 /// The PAOS side of the authentication: one client message out, the server's next in, and the
-/// failure report in the response the server waits for (AUTH-PROTOCOL.md §2.4).
+/// failure report in the response the server waits for (docs/protocol.md, "Reporting a local failure").
 extension AuthWorkflow {
     /// The conversation with the eID server that the TcToken fetch opened. The last message
     /// received is the conversation's own state, as a TLS session keeps its sequence: the next
@@ -20,7 +20,7 @@ extension AuthWorkflow {
     }
 
     /// Sends one client message and reads the server's answer, which must be one the order of
-    /// §2.4 allows after it.
+    /// docs/protocol.md, "PAOS message order", allows after it.
     func exchange(_ message: PAOSMessage, _ run: inout Run) -> AuthEvent {
         guard let transport = run.paos?.connection.transport else { return .failed(Self.noConnection) }
         let envelope = PAOSEnvelope(message, relatesTo: run.paos?.lastReceived?.messageID)

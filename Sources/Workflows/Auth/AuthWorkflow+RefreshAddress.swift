@@ -1,6 +1,6 @@
 import Online
 
-/// Where the browser goes at the end (StateCheckRefreshAddress, AUTH-PROTOCOL.md §1.6, §1.7).
+/// Where the browser goes at the end (StateCheckRefreshAddress; docs/protocol.md, "Refresh address check").
 extension AuthWorkflow {
     /// The refresh URL for `outcome`, or the communication-error address when there is none.
     func determineRefreshAddress(_ outcome: AuthOutcome, _ basis: RefreshAddressBasis, _ paos: PAOSConversation?)
@@ -23,11 +23,11 @@ extension AuthWorkflow {
         }
     }
 
-    /// StateCheckRefreshAddress and the result parameters: the https RefreshAddress, checked with
-    /// the connection's refresh client (§1.6: redirects followed to the service's origin, every
-    /// hop's TLS certificate in CommCertificates), with the result parameters (§1.7); without an
-    /// https RefreshAddress, the CommunicationErrorAddress with communicationError. Throws when
-    /// the check finds no refresh URL.
+    /// StateCheckRefreshAddress and the result parameters: the https RefreshAddress, checked with the
+    /// connection's refresh client ("Refresh address check": redirects followed to the service's origin,
+    /// every hop's TLS certificate in CommCertificates), with the result parameters ("Result on the refresh
+    /// address"); without an https RefreshAddress, the CommunicationErrorAddress with communicationError.
+    /// Throws when the check finds no refresh URL.
     func refreshURL(for outcome: AuthOutcome, _ basis: RefreshAddressBasis, _ paos: PAOSConversation)
         throws(RefreshAddressError) -> RefreshTarget?
     {

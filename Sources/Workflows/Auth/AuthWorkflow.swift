@@ -5,7 +5,7 @@ import SDK
 import SmartCard
 
 /// RUN_AUTH: from the tcTokenURL to the refresh address, the TR-03124 authentication
-/// (AUTH-PROTOCOL.md §1, §2, §9) with the card and the user. The states and their transitions
+/// (docs/protocol.md, "The whole exchange") with the card and the user. The states and their transitions
 /// are `AuthState`; this class performs the effects:
 ///
 /// - the TcToken fetch and the transport to the eID server, by the injected `TcTokenFetcher`
@@ -16,7 +16,8 @@ import SmartCard
 ///   ENTER_PUK as the PIN state needs: the PACE sub-machine change PIN runs too);
 /// - EAC1 and EAC2 on the card, the server's Transmit APDUs forwarded unchanged;
 /// - a local failure reported in the response the server waits for; the final AUTH message
-///   with the result as AusweisApp gives it and the refresh URL (§1.7, §8).
+///   with the result as AusweisApp gives it and the refresh URL (docs/protocol.md, "Result on the
+///   refresh address" and "How AusweisApp reports each failure").
 ///
 /// Every secret is checked before it reaches the card and wiped as soon as it is used; the card
 /// is reset at the end.

@@ -2,7 +2,7 @@ import EAC
 import EIDCrypto
 import Online
 
-/// StateCheckRefreshAddress (AUTH-PROTOCOL.md §1.6): from the TcToken's RefreshAddress to the
+/// StateCheckRefreshAddress (docs/protocol.md, "Refresh address check"): from the TcToken's RefreshAddress to the
 /// refresh URL, as AusweisApp determines it.
 ///
 /// 1. The address must be https.

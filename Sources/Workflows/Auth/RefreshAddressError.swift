@@ -1,7 +1,7 @@
 import Online
 
-/// Why no refresh URL could be determined (AUTH-PROTOCOL.md §1.6); AusweisApp reports each as
-/// al/common#communicationError and the browser goes to the CommunicationErrorAddress. No case
+/// Why no refresh URL could be determined (docs/protocol.md, "Refresh address check"); AusweisApp reports
+/// each as al/common#communicationError and the browser goes to the CommunicationErrorAddress. No case
 /// carries text from the server.
 public enum RefreshAddressError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The RefreshAddress or a redirect's Location is not https.

@@ -16,7 +16,8 @@ import SDK
 ///    terminal certificate's id-description;
 /// 4. subjectURL and tcTokenURL are the same origin;
 /// 5. every TLS server certificate seen hashes (the DV key's hash) into CommCertificates;
-/// 6. RequiredCHAT within the terminal certificate's CHAT; the access rights of §4.3;
+/// 6. RequiredCHAT within the terminal certificate's CHAT; the access rights of docs/protocol.md,
+///    "Effective authorization";
 /// 7. authenticated auxiliary data of at most `AuthenticatedAuxiliaryData.maximumLength` bytes that decode.
 public struct TerminalCheck: Equatable, Sendable {
     public let chain: CVCertificateChain
