@@ -72,7 +72,9 @@ deb-test: deb deb-testserver
 # headless chromium, serve_browser_tests.py against `eid serve`, about 15 s; its screenshots stay
 # in $(E2E_DIR)-serve). Last, the TR-03124-2 conformance report from what these runs printed (kept
 # in $(CONFORMANCE_DIR)).
-# PersoSim as the phone (persosim-test) runs where PERSOSIM_DIR names a build; elsewhere it skips.
+# PersoSim as the phone (persosim-test, before deb-test and the report) is built from the kit beside the
+# clone; in a clone without ../shared it says in one line that it skipped (EID_REQUIRE_PERSOSIM=1, as
+# .ci/run sets, fails instead).
 test: lint build
 	/usr/bin/python3 -B Tests/Support/conformance_report_tests.py
 	rm -rf $(CONFORMANCE_DIR)
@@ -109,11 +111,28 @@ serve-peer-test: build
 	  $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/serve_browser_tests.py "$$bin" "$$browser"
 
 # eid's remote IFD client (issue 20) against PersoSim's remote IFD server, the independent phone side
-# (persosim_peer_tests.py: pairing, readers, PACE and change PIN in basic and PIN-pad mode, wrong
-# PIN), where a build of the PersoSim kit is: PERSOSIM_DIR=DIR (README "PersoSim"). Without one it
-# prints "skipped: PersoSim not built" (CI cannot fetch PersoSim).
+# (persosim_peer_tests.py: pairing, readers, PACE and change PIN in basic and PIN-pad mode, a wrong
+# PIN, the card taken off the phone and put back; README "PersoSim"). PersoSim (Java, GPL-3.0) comes
+# as a kit of its exported sources, at $(PERSOSIM_KIT): ../shared/peers/persosim beside the clone,
+# read-only in CI. Tests/Support/persosim-kit.sh copies it into $(PERSOSIM_BUILD) (git-ignored) and
+# builds it there with Debian's JDK and jars (make deps), once: again only when the kit changed.
+# PersoSim runs as a separate process; nothing of it is linked into eid or kept in the repository.
+# Without the kit it prints one line, that the PersoSim cases were skipped and why, and passes;
+# with EID_REQUIRE_PERSOSIM=1 (.ci/run) that is a failure.
+PERSOSIM_KIT ?= $(CURDIR)/../shared/peers/persosim
+PERSOSIM_BUILD ?= $(CURDIR)/.build-persosim
 persosim-test: build
-	$(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/persosim_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
+	@if [ ! -f "$(PERSOSIM_KIT)/build.sh" ]; then \
+	  if [ "$${EID_REQUIRE_PERSOSIM:-0}" = 1 ]; then \
+	    echo "persosim-test: FAILED: no PersoSim kit at $(PERSOSIM_KIT), and EID_REQUIRE_PERSOSIM=1 requires the PersoSim cases"; exit 1; \
+	  fi; \
+	  echo "persosim-test: PersoSim cases skipped: no PersoSim kit at $(PERSOSIM_KIT) (a clone without ../shared; PERSOSIM_KIT=DIR names one)"; \
+	  exit 0; \
+	fi; \
+	Tests/Support/persosim-kit.sh "$(PERSOSIM_KIT)" "$(PERSOSIM_BUILD)" && \
+	echo "PERSOSIM_DIR=$(PERSOSIM_BUILD) $(ENV) run $(E2E_DIR) /usr/bin/python3 Tests/Support/persosim_peer_tests.py BIN_DIR" && \
+	PERSOSIM_DIR="$(PERSOSIM_BUILD)" $(ENV) run $(E2E_DIR) \
+	  /usr/bin/python3 Tests/Support/persosim_peer_tests.py "$$($(SWIFT) build --show-bin-path)"
 
 # TR-03124-2's A1, A2, A4 and E a second time through an HTTP CONNECT proxy: Debian's tinyproxy, which the
 # tests start on loopback themselves (EndToEndTests' ProxyTests), and the proxy variables read as curl reads
@@ -263,4 +282,4 @@ uninstall:
 	  "$(DESTDIR)$(PREFIX)/share/applications/eid.desktop"
 
 clean:
-	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan .build-conformance $(DEB_DIR)
+	rm -rf .build .build-e2e .build-fuzz .build-asan .build-tsan .build-conformance .build-persosim $(DEB_DIR)

@@ -355,7 +355,7 @@ let package = Package(
         ),
         .testTarget(name: "TestServerHTTPSTests", dependencies: ["TestServerHTTPS", "Online", "SmartCard"]),
         .testTarget(name: "LocalServiceTests", dependencies: ["LocalService"]),
-        .testTarget(name: "RemoteIFDTests", dependencies: ["RemoteIFD", "SmartCard", "OrderedJSON", "Online"]),
+        .testTarget(name: "RemoteIFDTests", dependencies: ["RemoteIFD", "SmartCard", "OrderedJSON", "Online", "EAC"]),
         // Against a phone's side made of TestServerHTTPS's OpenSSL server handler and NIO's WebSocket server, and
         // against openssl s_server (RSA-PSK as PersoSim takes it, a client certificate required).
         .testTarget(

@@ -8,12 +8,15 @@ public final class RemoteCardConnection: PINPadConnection {
     public let slotName: String
     let slotHandle: String
     public let supportsExtendedLength: Bool
+    /// The slot's card events when the card was connected: once they move, the card left.
+    let cardEvents: UInt32
 
-    init(session: IFDSession, slotName: String, slotHandle: String, supportsExtendedLength: Bool) {
+    init(session: IFDSession, slotName: String, slotHandle: String, supportsExtendedLength: Bool, cardEvents: UInt32) {
         self.session = session
         self.slotName = slotName
         self.slotHandle = slotHandle
         self.supportsExtendedLength = supportsExtendedLength
+        self.cardEvents = cardEvents
     }
 
     /// Sends IFDConnect for `slotName` and returns the connection with the phone's SlotHandle.
@@ -28,7 +31,15 @@ public final class RemoteCardConnection: PINPadConnection {
         }
         return RemoteCardConnection(
             session: session, slotName: slotName, slotHandle: handle,
-            supportsExtendedLength: slot.status.supportsExtendedLength)
+            supportsExtendedLength: slot.status.supportsExtendedLength, cardEvents: slot.cardEvents)
+    }
+
+    /// Throws `cardRemoved` when the phone has told, since IFDConnect, that the card left: an
+    /// answer that came after that is not the connected card's. (PersoSim answers APDUs without
+    /// a card with 6F78 and ResultMajor ok, after pushing IFDStatus with CardAvailable false.)
+    func requireSameCard() throws {
+        let slot = session.slots.first { $0.status.slotName == slotName }
+        guard let slot, slot.cardEvents == cardEvents, slot.status.cardAvailable else { throw CardError.cardRemoved }
     }
 
     public func transmit(_ command: CommandAPDU) throws -> ResponseAPDU {
@@ -40,6 +51,7 @@ public final class RemoteCardConnection: PINPadConnection {
         let answer = try Self.mapped(session, slotName: slotName) {
             try session.request(request, timeout: session.timeouts.response)
         }
+        try requireSameCard()
         let bytes: [UInt8]
         do { bytes = try answer.hex("ResponseAPDU") } catch { throw CardError.malformedResponse("\(error)") }
         guard bytes.count >= 2 else { throw CardError.malformedResponse("the phone's ResponseAPDU has no status word") }
@@ -59,6 +71,7 @@ public final class RemoteCardConnection: PINPadConnection {
         let answer = try Self.mapped(session, slotName: slotName) {
             try session.request(request, timeout: session.timeouts.response + timeout)
         }
+        try requireSameCard()
         do {
             let resultCode = try answer.hex("ResultCode")
             let outputData = try answer.hex("OutputData")
@@ -78,6 +91,7 @@ public final class RemoteCardConnection: PINPadConnection {
         let answer = try Self.mapped(session, slotName: slotName) {
             try session.exchange(request, timeout: session.timeouts.response + timeout)
         }
+        try requireSameCard()
         let outputData = try? answer.hex("OutputData")
         if let result = answer.result, !result.isOK {
             let carriesStatus = result.minor == .repeatedDataMismatch || result.minor == .unknownPINFormat

@@ -39,6 +39,11 @@ PACKAGES+=(dpkg-dev lintian)
 # unshare, prlimit and setsid (util-linux) give a private mount namespace, RLIMIT_MEMLOCK 0 and a
 # session of its own; Debian's python3 runs the peer scripts.
 PACKAGES+=(binutils util-linux python3)
+# PersoSim, the independent phone side of the remote reader tests (make persosim-test): its kit builds with
+# Debian's JDK (javac, jar, keytool; jdb drives the card removal) against these jars (the kit's build.sh).
+PACKAGES+=(default-jdk-headless libbcprov-java libbcpkix-java libbctls-java libbcutil-java libandroid-json-org-java
+    libosgi-core-java libosgi-compendium-java libxstream-java libjackson2-core-java libjackson2-databind-java
+    libjackson2-annotations-java libjakarta-annotation-api-java)
 
 say() { printf 'pcsc-env: %s\n' "$*" >&2; }
 

@@ -4,10 +4,11 @@ independent phone side (Java; the German eID simulator behind the BSI test setup
 
     persosim_peer_tests.py BIN_DIR [CASE...]   (inside `Tests/Support/pcsc-env.sh run`; make persosim-test)
 
-PERSOSIM_DIR names a build of the headless PersoSim kit (README "PersoSim"); without one this
-prints "skipped: PersoSim not built" and exits 0 (CI cannot fetch PersoSim). CASE words keep only
-the cases whose name contains one of them. EID_PERSOSIM_PORT sets the UDP announcement port
-(default: a free one).
+PERSOSIM_DIR names a build of the headless PersoSim kit (README "PersoSim"; make persosim-test
+builds the kit from ../shared/peers/persosim into .build-persosim and sets it). Without one this
+prints one line, that the PersoSim cases were skipped and why, and exits 0, or 1 where
+EID_REQUIRE_PERSOSIM=1 (.ci/run). CASE words keep only the cases whose name contains one of
+them. EID_PERSOSIM_PORT sets the UDP announcement port (default: a free one).
 
 Each case starts a fresh PersoSim on loopback (its card is PersoSim's default personalization,
 PIN 123456; a wrong PIN stays on the card), in pairing mode with code 1234, announcing only to
@@ -19,12 +20,16 @@ basic reader (IFDStatus PINPad false): eid runs PACE itself over IFDTransmit.
 
 Cases: pairing (and --list, the files' modes), a wrong pairing code, --forget, `eid readers --json`, PACE
 and change PIN in basic and in PIN-pad mode (the new PIN checked by a second change), a wrong PIN
-in both modes (63C2: retryCounter 2 shown). Ends with `N passed, N failed`; exit status 1 when a
-case failed. On a failure eid's transcript and PersoSim's log are printed, PINs masked.
+in both modes (63C2: retryCounter 2 shown), and the card taken off the phone and put back
+(PhoneCard: PersoSim's own methods called through the JDK's debugger, jdb, on loopback): no card
+shown, INSERT_CARD until it is back, a card taken off at ENTER_PIN reported as removed, and the
+PIN changed once it is back. Ends with `N passed, N failed`; exit status 1 when a case failed. On
+a failure eid's transcript, jdb's and PersoSim's log are printed, PINs masked.
 """
 import json
 import os
 import queue
+import re
 import shutil
 import signal
 import socket
@@ -75,15 +80,19 @@ class PersoSim:
     """A fresh headless PersoSim on 127.0.0.1, in pairing mode (code 1234), announcing to PORT
     only; stopped by its process group. Its standard input is the phone's PIN pad."""
 
-    def __init__(self, directory, workdir, port, pin_pad=True):
+    def __init__(self, directory, workdir, port, pin_pad=True, debugger=False):
+        self.jdb_transcript = []
         self.log_path = os.path.join(workdir, "persosim.log")
         self.log = open(self.log_path, "wb")
         arguments = [os.path.join(directory, "run-server.sh"), "--pairing-code", PAIRING_CODE,
-                     "--paired-dir", os.path.join(workdir, "persosim-paired"), "--log", "INFO",
+                     "--paired-dir", os.path.join(workdir, "persosim-paired"), "--log", os.environ.get("EID_PERSOSIM_LOG", "INFO"),
                      "--pin-pad", "yes" if pin_pad else "no"]
         # PersoSim deep-copies its secure messaging keys with XStream, which reflects into java.base:
         # on Java 17 that needs the packages opened, or the first SM APDU after PACE fails (6F45)
         opens = " ".join(f"--add-opens java.base/{package}=ALL-UNNAMED" for package in OPENED_PACKAGES)
+        if debugger:
+            # for PhoneCard: the Java debug wire protocol on a free loopback port, PersoSim not held at the start
+            opens += " -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"
         # the announcements go to eid's port and to the harness's own, which tells when PersoSim listens
         self.watch = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         self.watch.bind(("127.0.0.1", 0))
@@ -117,7 +126,25 @@ class PersoSim:
                 continue
         if "UDP announce failed" in self.log_text():
             raise CaseFailed("this PersoSim build cannot announce to host:port: rebuild it from the current kit (README \"PersoSim\")")
-        raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s")
+        raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s"
+                         + self.server_thread_diagnosis())
+
+    def server_thread_diagnosis(self):
+        """Why a PersoSim that runs announces nothing: its server thread is gone when it lost the
+        race in WebsocketComm.start() (upstream sets `running` only after starting the thread,
+        whose accept loop checks `running` first and then ends at once)."""
+        if self.process.poll() is not None or not shutil.which("jcmd"):
+            return ""
+        try:
+            threads = subprocess.run(["jcmd", str(self.process.pid), "Thread.print"], capture_output=True,
+                                     text=True, timeout=STEP_TIMEOUT).stdout
+        except subprocess.TimeoutExpired:
+            return ""
+        if "WebsocketComm-ServerThread" in threads:
+            return " (its server thread is alive)"
+        return (": its server thread has ended, PersoSim's start race (WebsocketComm.start sets `running` after"
+                " starting the thread, which checks it first); the kit's WebsocketComm needs `running = true`"
+                " before `serverThread.start()`")
 
     def wait_for_log(self, text, timeout=STEP_TIMEOUT):
         deadline = time.monotonic() + timeout
@@ -129,6 +156,14 @@ class PersoSim:
                     return
             time.sleep(0.1)
         raise CaseFailed(f"PersoSim did not log {text!r} within {timeout:.0f} s")
+
+    def wait_for_debugger(self):
+        """The loopback port of PersoSim's JDWP agent (started with debugger=True), from its first line."""
+        self.wait_for_log("Listening for transport dt_socket at address: ")
+        found = re.search(r"Listening for transport dt_socket at address: (\d+)", self.log_text())
+        if not found:
+            raise CaseFailed("PersoSim's debug agent named no port")
+        return int(found.group(1))
 
     def log_text(self):
         with open(self.log_path, "rb") as f:
@@ -148,6 +183,137 @@ class PersoSim:
         self.process.stdin.close()
         self.watch.close()
         self.log.close()
+
+
+class PhoneCard:
+    """The card on PersoSim's phone, taken off and put back as a user takes the ID card off the
+    phone's NFC antenna. PersoSim's card is there while its simulator has a personalization loaded
+    (its PC/SC layer answers IsIccPresent with PersoSim.isRunning()), and while a client is
+    connected its server polls that every second and pushes IFDStatus with CardAvailable when it
+    changes. Its headless harness has no command for it (standard input is the PIN pad), so this
+    calls PersoSim's own methods through the Java debugger, jdb, attached over loopback to the
+    JDWP port PersoSim was started with: stopSimulator() takes the card off,
+    loadPersonalization(new DefaultPersoGt()) puts a card of the default personalization (PIN
+    123456, 3 tries) back. The calls run in PersoSim's main thread, stopped at the check it makes
+    every half second (WebsocketComm.isRunning); the server threads go on after the call."""
+
+    SIMULATOR = "de.persosim.driver.connector.SimulatorManager.getSim()"
+    BREAKPOINT = "de.persosim.websocket.WebsocketComm.isRunning"
+    PROMPT = re.compile(rb"(\w[\w-]*)\[\d+\] ")
+
+    def __init__(self, persosim):
+        port = persosim.wait_for_debugger()
+        self.transcript = persosim.jdb_transcript
+        self.process = subprocess.Popen(["jdb", "-attach", f"127.0.0.1:{port}"], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+        self.output = b""
+        self.seen = 0
+        self.ended = False
+        self.condition = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._wait(re.compile(rb"Initializing jdb[^\n]*\n> "), "jdb attached")
+
+    def _read(self):
+        while True:
+            chunk = os.read(self.process.stdout.fileno(), 4096)
+            with self.condition:
+                if not chunk:
+                    self.ended = True
+                    self.condition.notify_all()
+                    return
+                self.output += chunk
+                self.condition.notify_all()
+
+    def _wait(self, pattern, what, timeout=STEP_TIMEOUT):
+        """What jdb printed from the last wait up to `pattern`'s match."""
+        deadline = time.monotonic() + timeout
+        with self.condition:
+            while True:
+                match = pattern.search(self.output, self.seen)
+                if match:
+                    text = self.output[self.seen:match.end()].decode("utf-8", "replace")
+                    self.seen = match.end()
+                    self.transcript.append(text)
+                    return text, match
+                if self.ended:
+                    raise CaseFailed(f"jdb ended before {what}: {self.output[self.seen:].decode('utf-8', 'replace')[-300:]!r}")
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise CaseFailed(f"no {what} from jdb within {timeout:.0f} s")
+                self.condition.wait(remaining)
+
+    def _command(self, line):
+        self.transcript.append(f"\njdb> {line}\n")
+        self.process.stdin.write((line + "\n").encode("ascii"))
+        self.process.stdin.flush()
+
+    def call(self, expression):
+        """Evaluates `expression` in PersoSim's main thread; returns the value jdb prints."""
+        self._command(f"stop in {self.BREAKPOINT}")
+        self._wait(re.compile(rb'Breakpoint hit: "thread=main".*?main\[\d+\] ', re.S),
+                   "the breakpoint in PersoSim's main thread")
+        self._command(f"print {expression}")
+        text, _ = self._wait(self.PROMPT, "the value")
+        self._command(f"clear {self.BREAKPOINT}")
+        self._wait(re.compile(rb"Removed: breakpoint.*?" + self.PROMPT.pattern, re.S), "the breakpoint cleared")
+        self._command("cont")
+        self._wait(re.compile(rb"> "), "PersoSim resumed")
+        found = re.search(r" = (.*)", text)
+        if not found:
+            raise CaseFailed(f"jdb could not evaluate {expression}: {text.strip()[-300:]!r}")
+        return found.group(1).strip()
+
+    def take_off_and_push(self):
+        """Takes the card off while a client is connected, and returns once PersoSim has sent
+        that client the IFDStatus push that says so. Done in PersoSim's card poll itself, so that
+        nothing is missed: stopped where it asks whether a card is there
+        (DefaultListener.isIccPresent), the card taken off there, then stopped where the push's
+        text is made (DefaultMessageHandler.getStatusMessage(), which only the poll calls) and
+        stepped out and over the line that writes the frame. A request the client sends after
+        this is answered after the push, so the client reads the push first."""
+        presence = "de.persosim.driver.connector.features.DefaultListener.isIccPresent"
+        push = "de.persosim.websocket.DefaultMessageHandler.getStatusMessage()"
+        self._command(f"stop in {presence}")
+        self._wait(re.compile(rb"Breakpoint hit: .*?" + self.PROMPT.pattern, re.S), "PersoSim's card poll")
+        self._command(f"print {self.SIMULATOR}.stopSimulator()")
+        text, _ = self._wait(self.PROMPT, "the card taken off")
+        if " = true" not in text:
+            raise CaseFailed(f"PersoSim's stopSimulator() did not take the card off: {text.strip()[-200:]!r}")
+        self._command(f"clear {presence}")
+        self._wait(re.compile(rb"Removed: breakpoint.*?" + self.PROMPT.pattern, re.S), "the breakpoint cleared")
+        self._command(f"stop in {push}")
+        self._wait(re.compile(rb"Set breakpoint.*?" + self.PROMPT.pattern, re.S), "the breakpoint set")
+        self._command("cont")
+        self._wait(re.compile(rb"Breakpoint hit: .*?" + self.PROMPT.pattern, re.S), "PersoSim's IFDStatus push")
+        self._command(f"clear {push}")
+        self._wait(re.compile(rb"Removed: breakpoint.*?" + self.PROMPT.pattern, re.S), "the breakpoint cleared")
+        self._command("step up")
+        self._wait(re.compile(rb"Step completed: .*?" + self.PROMPT.pattern, re.S), "the push's text made")
+        self._command("next")
+        self._wait(re.compile(rb"Step completed: .*?" + self.PROMPT.pattern, re.S), "the push written")
+        self._command("cont")
+        self._wait(re.compile(rb"> "), "PersoSim resumed")
+
+    def take_off(self):
+        if self.call(f"{self.SIMULATOR}.stopSimulator()") != "true":
+            raise CaseFailed("PersoSim's stopSimulator() did not take the card off (no card was there?)")
+        if self.call(f"{self.SIMULATOR}.isRunning()") != "false":
+            raise CaseFailed("PersoSim still has a card after stopSimulator()")
+
+    def put_back(self):
+        loaded = self.call(f"{self.SIMULATOR}.loadPersonalization(new de.persosim.simulator.perso.DefaultPersoGt())")
+        if loaded != "true" or self.call(f"{self.SIMULATOR}.isRunning()") != "true":
+            raise CaseFailed(f"PersoSim did not load a card again (loadPersonalization: {loaded})")
+
+    def close(self):
+        if self.process.poll() is None:
+            try:
+                self._command("quit")
+                self.process.wait(timeout=10)
+            except (OSError, subprocess.TimeoutExpired):
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=10)
+        self.process.stdin.close()
 
 
 class Eid:
@@ -248,12 +414,20 @@ class SDKSession:
 class Case:
     """One case's scratch directory, PersoSim, eid and transcript."""
 
-    def __init__(self, bin_dir, persosim_dir, port, pin_pad):
+    def __init__(self, bin_dir, persosim_dir, port, pin_pad, debugger=False):
         self.workdir = tempfile.mkdtemp(prefix="eid-persosim-")
         self.transcript = []
-        self.persosim = PersoSim(persosim_dir, self.workdir, port, pin_pad)
+        self.persosim = PersoSim(persosim_dir, self.workdir, port, pin_pad, debugger)
         self.eid = Eid(bin_dir, self.workdir, port, self.transcript)
         self.sessions = []
+        self.card = None
+        self.is_paired = False
+        self.transcript_mark = 0
+
+    def phone_card(self):
+        """The card on the phone, to take off and put back (PersoSim started with debugger=True)."""
+        self.card = PhoneCard(self.persosim)
+        return self.card
 
     def start(self, *arguments):
         session = self.eid.start(*arguments)
@@ -267,10 +441,15 @@ class Case:
         return self.eid.run("pair", "--json", stdin=code + "\n")
 
     def paired(self):
+        """eid paired with this PersoSim, which is in card reader mode: pairs unless an earlier case on
+        the same server did."""
+        if self.is_paired:
+            return
         status, out, err = self.pair()
         if status != 0:
             raise CaseFailed(f"eid pair ended with {status}: {mask(err.strip())[-300:]}")
         self.persosim.wait_for_announcement(pairing=False)  # the phone in card reader mode
+        self.is_paired = True
 
     def phone(self, keypad):
         """The phone in `eid readers --json`, with a card and the PIN's 3 tries; `keypad` as asked."""
@@ -292,17 +471,31 @@ class Case:
             raise CaseFailed(f"the phone {phone.get('name')!r} is not attached with an eID card, PIN 3 tries: {phone}")
         return phone["name"]
 
-    def close(self, failed):
+    def begin(self):
+        """A case starts on this server: its transcript from here on."""
+        self.transcript_mark = len(self.transcript)
+
+    def report(self):
+        """After a failed case: what eid did in it, jdb's and PersoSim's last lines (secrets masked)."""
         for session in self.sessions:
             session.stop()
+        print("  eid:")
+        for line in self.transcript[self.transcript_mark:]:
+            print("    " + mask(line))
+        if self.persosim.jdb_transcript:
+            print("  jdb (last 40 lines):")
+            for line in "".join(self.persosim.jdb_transcript).splitlines()[-40:]:
+                print("    " + mask(line))
+        print("  PersoSim (last 60 lines):")
+        for line in self.persosim.log_text().splitlines()[-60:]:
+            print("    " + mask(line))
+
+    def close(self):
+        for session in self.sessions:
+            session.stop()
+        if self.card:
+            self.card.close()
         self.persosim.stop()
-        if failed:
-            print("  eid:")
-            for line in self.transcript:
-                print("    " + mask(line))
-            print("  PersoSim (last 60 lines):")
-            for line in self.persosim.log_text().splitlines()[-60:]:
-                print("    " + mask(line))
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
@@ -463,16 +656,63 @@ def case_wrong_pin(keypad):
     return run
 
 
+def case_card_removed(c):
+    c.paired()
+    reader = c.phone(keypad=False)
+    card = c.phone_card()
+    # Off the phone before eid connects: the phone is a reader without a card.
+    card.take_off()
+    status, out, err = c.eid.run("readers", "--json")
+    phones = [r for r in (json_lines(out)[-1:] or [{}])[0].get("reader", []) if r.get("name") == reader]
+    if status != 0 or len(phones) != 1 or not phones[0].get("attached") or phones[0].get("card") is not None:
+        raise CaseFailed(f"with the card off, eid readers --json ({status}) does not show {reader!r} attached "
+                         f"without a card: {out.strip()[-300:]!r}")
+    # eid asks for the card; put back, PersoSim pushes IFDStatus on the open connection and eid reads the card.
+    session = c.start("change-pin", "--json", "--reader", reader)
+    opening = session.expect("CHANGE_PIN")  # the first line, {"msg":"CHANGE_PIN"}
+    if "success" in opening:
+        raise CaseFailed(f"change-pin ended at once: {opening}")
+    ask = session.expect("INSERT_CARD", "ENTER_PIN", "CHANGE_PIN")
+    if ask.get("msg") != "INSERT_CARD":
+        raise CaseFailed(f"expected INSERT_CARD with the card off the phone, got {ask}")
+    card.put_back()
+    ask = session.expect("ENTER_PIN", "CHANGE_PIN")
+    if ask.get("msg") != "ENTER_PIN" or retry_counter(ask) != 3:
+        raise CaseFailed(f"expected ENTER_PIN with retryCounter 3 after the card came back, got {ask}")
+    # Off again while eid waits for the PIN: PACE meets no card, and eid says the card was removed.
+    card.take_off_and_push()
+    session.send("SET_PIN", value=PIN)
+    result = session.expect("CHANGE_PIN", "ENTER_PIN", "ENTER_NEW_PIN", timeout=COMMAND_TIMEOUT)
+    if result.get("msg") != "CHANGE_PIN" or result.get("success") is not False:
+        raise CaseFailed(f"expected CHANGE_PIN without success after the card left, got {result}")
+    status = session.finish()
+    said = "\n".join(line for line in c.transcript if line.startswith("  ! "))
+    if status == 0 or "card was removed" not in said:
+        raise CaseFailed(f"eid change-pin ended with {status} and did not say the card was removed: {mask(said)[-300:]!r}")
+    # Back on the phone: the next change of PIN connects to it again and succeeds.
+    card.put_back()
+    change_pin(c, reader, False, PIN, NEW_PIN)
+    return "no card shown, INSERT_CARD, the card read when back; removed at ENTER_PIN: card removed; back: PIN changed"
+
+
+# (name, PIN pad, case, server): consecutive cases with the same server name share one PersoSim
+# (and its pairing) while they pass; the others, and a case after a failure, get a fresh one. A
+# server is shared only where the card is as fresh after a case: change PIN sets the PIN back, and
+# its PACE with the right PIN resets the tries to 3; a wrong PIN, the card taken off and a wrong
+# pairing code (which ends the pairing mode) come last or alone.
 CASES = [
-    ("pair with code 1234, --list, files 0600 in 0700", True, case_pair),
-    ("pair with a wrong code: refused, nothing stored", True, case_wrong_code),
-    ("pair --forget: the phone is no reader any more", True, case_forget),
-    ("readers --json: the phone, keypad true", True, case_readers),
-    ("basic mode: PACE over IFDTransmit, change PIN", False, case_change_pin(False)),
-    ("PIN-pad mode: IFDEstablishPACEChannel, change PIN by IFDModifyPIN", True, case_change_pin(True)),
-    ("basic mode: wrong PIN, 63C2, retryCounter 2", False, case_wrong_pin(False)),
-    ("PIN-pad mode: wrong PIN typed on the phone, 63C2, retryCounter 2", True, case_wrong_pin(True)),
+    ("pair with code 1234, --list, files 0600 in 0700", True, case_pair, "pairing"),
+    ("readers --json: the phone, keypad true", True, case_readers, "pairing"),
+    ("pair --forget: the phone is no reader any more", True, case_forget, "pairing"),
+    ("pair with a wrong code: refused, nothing stored", True, case_wrong_code, None),
+    ("basic mode: PACE over IFDTransmit, change PIN", False, case_change_pin(False), "basic"),
+    ("basic mode: wrong PIN, 63C2, retryCounter 2", False, case_wrong_pin(False), "basic"),
+    ("PIN-pad mode: IFDEstablishPACEChannel, change PIN by IFDModifyPIN", True, case_change_pin(True), "pin pad"),
+    ("PIN-pad mode: wrong PIN typed on the phone, 63C2, retryCounter 2", True, case_wrong_pin(True), "pin pad"),
+    ("card taken off the phone and put back: INSERT_CARD, card removed, reconnect", False, case_card_removed,
+     "card"),
 ]
+DEBUGGER_SERVERS = {"card"}  # PersoSim started with the Java debug agent (PhoneCard)
 
 
 def main():
@@ -480,8 +720,15 @@ def main():
         sys.exit("usage: persosim_peer_tests.py BIN_DIR [CASE...]   (inside Tests/Support/pcsc-env.sh run)")
     persosim_dir = os.environ.get("PERSOSIM_DIR", "")
     if not persosim_built(persosim_dir):
-        print("skipped: PersoSim not built")
+        why = (f"PersoSim is not built in {persosim_dir} (run-server.sh, its jar, server.jks) or java is missing"
+               if persosim_dir else "PERSOSIM_DIR names no PersoSim build")
+        if os.environ.get("EID_REQUIRE_PERSOSIM") == "1":
+            print(f"FAIL  PersoSim cases: {why}, and EID_REQUIRE_PERSOSIM=1 requires them")
+            sys.exit(1)
+        print(f"PersoSim cases skipped: {why}")
         sys.exit(0)
+    if not shutil.which("jdb"):
+        sys.exit("jdb (the JDK's debugger, make deps) is missing: the card removal case needs it")
     bin_dir, words = sys.argv[1], sys.argv[2:]
     port = int(os.environ.get("EID_PERSOSIM_PORT") or free_udp_port())
     print(f"eid's remote IFD client against PersoSim ({persosim_dir}), announcements to 127.0.0.1:{port}", flush=True)
@@ -491,28 +738,39 @@ def main():
 
     signal.signal(signal.SIGTERM, interrupted)
     passed = failed = 0
-    for name, pin_pad, run in CASES:
-        if words and not any(word in name for word in words):
-            continue
-        case = None
-        ok = False
-        start = time.monotonic()
-        try:
-            case = Case(bin_dir, persosim_dir, port, pin_pad)
-            note = run(case)
-            ok = True
-            print(f"ok    {name}: {note}" if note else f"ok    {name} ({time.monotonic() - start:.1f} s)", flush=True)
-        except KeyboardInterrupt:
-            print("interrupted")
-            ok = True  # no transcript: the run was stopped, nothing failed
-            sys.exit(130)
-        except Exception as error:  # a failed expectation, a timeout, a peer gone: this case only
-            reason = str(error) if isinstance(error, CaseFailed) else f"{type(error).__name__}: {error}"
-            print(f"FAIL  {name}: {mask(reason)}", flush=True)
-        finally:
-            if case:
-                case.close(not ok)
-        passed, failed = passed + ok, failed + (not ok)
+    case, case_server = None, None
+    try:
+        for name, pin_pad, run, server in CASES:
+            if words and not any(word in name for word in words):
+                continue
+            if case and (server is None or server != case_server):
+                case.close()
+                case = None
+            ok = False
+            start = time.monotonic()
+            try:
+                if case is None:
+                    case = Case(bin_dir, persosim_dir, port, pin_pad, debugger=server in DEBUGGER_SERVERS)
+                    case_server = server
+                case.begin()
+                note = run(case)
+                ok = True
+                took = f"({time.monotonic() - start:.1f} s)"
+                print(f"ok    {name}: {note} {took}" if note else f"ok    {name} {took}", flush=True)
+            except KeyboardInterrupt:
+                print("interrupted")
+                sys.exit(130)
+            except Exception as error:  # a failed expectation, a timeout, a peer gone: this case only
+                reason = str(error) if isinstance(error, CaseFailed) else f"{type(error).__name__}: {error}"
+                print(f"FAIL  {name}: {mask(reason)}", flush=True)
+                if case:
+                    case.report()
+                    case.close()  # the next case starts on a fresh server
+                    case = None
+            passed, failed = passed + ok, failed + (not ok)
+    finally:
+        if case:
+            case.close()
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
