@@ -76,6 +76,9 @@ def persosim_built(directory):
         and shutil.which("java") is not None
 
 
+START_RACE = ": its server thread has ended, PersoSim's start race"
+
+
 class PersoSim:
     """A fresh headless PersoSim on 127.0.0.1, in pairing mode (code 1234), announcing to PORT
     only; stopped by its process group. Its standard input is the phone's PIN pad."""
@@ -84,7 +87,17 @@ class PersoSim:
         self.jdb_transcript = []
         self.log_path = os.path.join(workdir, "persosim.log")
         self.log = open(self.log_path, "wb")
-        arguments = [os.path.join(directory, "run-server.sh"), "--pairing-code", PAIRING_CODE,
+        self.setting = (directory, workdir, port, pin_pad, debugger)
+        self.restarted = False
+        self.watch = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.watch.bind(("127.0.0.1", 0))
+        self.launch(pairing=True)
+
+    def launch(self, pairing):
+        """Starts PersoSim: in pairing mode (code 1234), or in card reader mode trusting the clients
+        paired before (its paired directory keeps their certificates)."""
+        directory, workdir, port, pin_pad, debugger = self.setting
+        arguments = [os.path.join(directory, "run-server.sh")] + (["--pairing-code", PAIRING_CODE] if pairing else []) + [
                      "--paired-dir", os.path.join(workdir, "persosim-paired"), "--log", os.environ.get("EID_PERSOSIM_LOG", "INFO"),
                      "--pin-pad", "yes" if pin_pad else "no"]
         # PersoSim deep-copies its secure messaging keys with XStream, which reflects into java.base:
@@ -94,8 +107,6 @@ class PersoSim:
             # for PhoneCard: the Java debug wire protocol on a free loopback port, PersoSim not held at the start
             opens += " -agentlib:jdwp=transport=dt_socket,server=y,suspend=n,address=127.0.0.1:0"
         # the announcements go to eid's port and to the harness's own, which tells when PersoSim listens
-        self.watch = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        self.watch.bind(("127.0.0.1", 0))
         targets = f"127.0.0.1:{port},127.0.0.1:{self.watch.getsockname()[1]}"
         env = dict(os.environ, REMOTE_IFD_BIND="127.0.0.1", NO_BROADCAST="1", ANNOUNCE_TO=targets,
                    JAVA_OPTS=(os.environ.get("JAVA_OPTS", "") + " " + opens).strip())
@@ -126,8 +137,17 @@ class PersoSim:
                 continue
         if "UDP announce failed" in self.log_text():
             raise CaseFailed("this PersoSim build cannot announce to host:port: rebuild it from the current kit (README \"PersoSim\")")
+        diagnosis = self.server_thread_diagnosis()
+        if diagnosis.startswith(START_RACE) and not self.restarted:
+            # PersoSim's own start race, diagnosed from its threads (not a failure of eid's): one new start, said
+            # in the output; a second lost race fails the case.
+            print(f"note  PersoSim lost its start race{diagnosis[len(START_RACE):]}; started it once more", flush=True)
+            self.restarted = True
+            self.halt()
+            self.launch(pairing)
+            return self.wait_for_announcement(pairing)  # a fresh start gets a whole step's time
         raise CaseFailed(f"PersoSim did not announce {'pairing' if pairing else 'normal'} mode within {timeout:.0f} s"
-                         + self.server_thread_diagnosis())
+                         + diagnosis)
 
     def server_thread_diagnosis(self):
         """Why a PersoSim that runs announces nothing: its server thread is gone when it lost the
@@ -142,9 +162,8 @@ class PersoSim:
             return ""
         if "WebsocketComm-ServerThread" in threads:
             return " (its server thread is alive)"
-        return (": its server thread has ended, PersoSim's start race (WebsocketComm.start sets `running` after"
-                " starting the thread, which checks it first); the kit's WebsocketComm needs `running = true`"
-                " before `serverThread.start()`")
+        return (START_RACE + " (WebsocketComm.start sets `running` after starting the thread, which checks it"
+                " first); the kit's WebsocketComm needs `running = true` before `serverThread.start()`")
 
     def wait_for_log(self, text, timeout=STEP_TIMEOUT):
         deadline = time.monotonic() + timeout
@@ -160,16 +179,17 @@ class PersoSim:
     def wait_for_debugger(self):
         """The loopback port of PersoSim's JDWP agent (started with debugger=True), from its first line."""
         self.wait_for_log("Listening for transport dt_socket at address: ")
-        found = re.search(r"Listening for transport dt_socket at address: (\d+)", self.log_text())
+        found = re.findall(r"Listening for transport dt_socket at address: (\d+)", self.log_text())
         if not found:
             raise CaseFailed("PersoSim's debug agent named no port")
-        return int(found.group(1))
+        return int(found[-1])  # the last start's
 
     def log_text(self):
         with open(self.log_path, "rb") as f:
             return f.read().decode("utf-8", "replace")
 
-    def stop(self):
+    def halt(self):
+        """Ends this start of PersoSim (its process group)."""
         if self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGTERM)
@@ -181,6 +201,9 @@ class PersoSim:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=10)
         self.process.stdin.close()
+
+    def stop(self):
+        self.halt()
         self.watch.close()
         self.log.close()
 
