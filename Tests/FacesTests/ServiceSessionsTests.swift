@@ -90,7 +90,7 @@ import Workflows
         say(client, #"{"cmd":"SET_API_LEVEL","level":1}"#)
         #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","current":1}"#)
         say(client, #"{"cmd":"GET_API_LEVEL"}"#)
-        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2,3],"current":1}"#)
         #expect(!sent.all.joined().contains("123456"))
     }
 
@@ -108,7 +108,7 @@ import Workflows
         #expect(sent.next("BAD_STATE") == #"{"msg":"BAD_STATE","error":"RUN_AUTH"}"#)
         // The level set between workflows holds in the workflow too.
         say(client, #"{"cmd":"GET_API_LEVEL"}"#)
-        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2,3],"current":1}"#)
         say(client, #"{"cmd":"SET_PIN","value":"123456"}"#)
         #expect(sent.next("ENTER_NEW_PIN") != nil)
         say(client, #"{"cmd":"SET_NEW_PIN","value":"123456"}"#)
