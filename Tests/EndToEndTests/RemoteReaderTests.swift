@@ -77,7 +77,7 @@ struct RemoteReaderTests {
 
         let readers = try phone.eid(["readers", "--json"])
         #expect(readers.status == 0, "\(readers.stderr)")
-        #expect(readers.stdout.contains(#"{"name":"E2E Phone","attached":true,"keypad":false,"#))
+        #expect(readers.stdout.contains(#"{"name":"E2E Phone","insertable":false,"attached":true,"keypad":false,"#))
         #expect(readers.stdout.contains(#""retryCounter":3"#))
         let none = try phone.eid(["readers", "--json", "--no-remote"])
         #expect(!none.stdout.contains("E2E Phone"))
@@ -103,7 +103,7 @@ struct RemoteReaderTests {
         let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
         #expect(paired.status == 0, "\(paired.stderr)")
         let readers = try phone.eid(["readers", "--json"])
-        #expect(readers.stdout.contains(#"{"name":"E2E Phone","attached":true,"keypad":true,"#))
+        #expect(readers.stdout.contains(#"{"name":"E2E Phone","insertable":false,"attached":true,"keypad":true,"#))
         let change = try phone.eid(
             ["change-pin", "--json", "--timeout", "10"],
             stdin: #"{"cmd":"SET_PIN"}"# + "\n" + #"{"cmd":"SET_NEW_PIN"}"# + "\n")

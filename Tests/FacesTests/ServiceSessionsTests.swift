@@ -164,6 +164,19 @@ import Workflows
         #expect(!sent.all.joined().contains("123456"))
     }
 
+    /// A client that has gone frees its place at once: one that connects right after is taken.
+    @Test func aClosedClientsPlaceIsFreeAtOnce() throws {
+        let sessions = try sessions(Harness())
+        let (client, _) = try connect(sessions)
+        #expect(!sessions.acceptsSDKClient)
+        client.closed()
+        #expect(sessions.acceptsSDKClient)
+        client.closed()
+        let (next, sent) = try connect(sessions)
+        say(next, #"{"cmd":"GET_API_LEVEL"}"#)
+        #expect(sent.next("API_LEVEL") != nil)
+    }
+
     @Test func runAuthWithStatusFalseSendsNoStatus() throws {
         let server = try InProcessEIDServer()
         let sessions = try sessions(Harness(), server: server)

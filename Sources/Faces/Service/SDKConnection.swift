@@ -40,6 +40,8 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
     private var previous: DispatchSemaphore?
     /// The connection has ended (a browser's workflow may still be handed over after that).
     private var gone = false
+    /// `closed()` has run (it may come twice: at the close frame and when the socket ends).
+    private let closing = Locked(false)
 
     init(sessions: ServiceSessions, send: @escaping @Sendable (String) -> Void) {
         self.sessions = sessions
@@ -60,11 +62,18 @@ final class SDKConnection: SDKClient, @unchecked Sendable {
         serial.async { self.handle(copy) }
     }
 
+    /// The client has gone: its place is free at once (a client that reconnects right after
+    /// its close handshake is taken, as AusweisApp2 takes it); a running workflow is cancelled.
     func closed() {
+        let first = closing.withLock { closing in
+            defer { closing = true }
+            return !closing
+        }
+        guard first else { return }
+        sessions.clientGone(self)
         serial.async {
             self.gone = true
             if let input = self.running { Self.cancel(input) }
-            self.sessions.clientGone(self)
         }
     }
 
