@@ -135,6 +135,23 @@ final class Replies: @unchecked Sendable {
         #expect(answers.answer(.setCard(name: .value("x"))) == .unknownCommand("SET_CARD"))
     }
 
+    /// Below API level 3 a card that is not an eID card sends no READER (AusweisApp2 1.26.2); at
+    /// level 3 it is READER with `card: {}`. An eID card is news at every level.
+    @Test func anUnknownCardIsNewsAtLevel3Only() {
+        let sink = RecordingSink()
+        let console = Console(sink: sink, apiLevel: Locked(2))
+        let peer = FacePeer(output: .json, input: .commands(CommandQueue(reply: { _ in })), console: console)
+        peer.send(.reader(ReaderInfo(name: "R", card: .unknown)))
+        #expect(sink.output.isEmpty)
+        peer.send(.reader(Self.reader))
+        #expect(sink.output.count == 1)
+        console.apiLevel.withLock { $0 = 3 }
+        peer.send(.reader(ReaderInfo(name: "R", card: .unknown)))
+        #expect(
+            sink.output.last
+                == #"{"msg":"READER","name":"R","insertable":false,"attached":true,"keypad":false,"card":{}}"#)
+    }
+
     @Test func anAnswerSentAheadIsHeldUntilItsQuestionAndNothingIsReadMeanwhile() {
         let replies = Replies()
         let queue = CommandQueue(reply: replies.append)
