@@ -17,8 +17,13 @@ public final class LocalService: Sendable {
         public var maximumConnections: Int
         /// The largest WebSocket message taken (an SDK command is far smaller).
         public var maximumMessageSize: Int
+        /// The web pages that may use the SDK WebSocket (`AUSWEISAPP_WEBSOCKET_ORIGIN`).
+        public var origins: WebSocketOrigin
 
-        public init(server: String, requestTimeout: Double = 30, maximumConnections: Int = 32) {
+        public init(
+            server: String, requestTimeout: Double = 30, maximumConnections: Int = 32, origins: WebSocketOrigin = .none
+        ) {
+            self.origins = origins
             self.server = server
             self.requestTimeout = requestTimeout
             self.maximumConnections = maximumConnections
@@ -108,7 +113,9 @@ public final class LocalService: Sendable {
                     )
                     try pipeline.configureHTTPServerPipeline(withServerUpgrade: upgrade, withErrorHandling: true)
                     try pipeline.addHandler(
-                        ServiceHTTPHandler(delegate: delegate, server: configuration.server, requestTimeout: idle),
+                        ServiceHTTPHandler(
+                            delegate: delegate, server: configuration.server, requestTimeout: idle,
+                            origins: configuration.origins),
                         name: Self.httpHandlerName
                     )
                 }
@@ -119,7 +126,7 @@ public final class LocalService: Sendable {
     private static let httpHandlerName = "eid-service-http"
 
     /// The upgrade to the SDK WebSocket: only at `/eID-Kernel`, with a loopback `Host`, without
-    /// `Origin`, and while no other client is connected; a refused upgrade is answered by the
+    /// `Origin` (or one `origins` allows), and while no other client is connected; a refused upgrade is answered by the
     /// HTTP handler (403, 429).
     private static func webSocketUpgrader(configuration: Configuration, delegate: any LocalServiceDelegate)
         -> NIOWebSocketServerUpgrader
@@ -130,7 +137,9 @@ public final class LocalService: Sendable {
                 let route = ServiceRoute(
                     method: head.method.rawValue, target: head.uri, host: head.headers.first(name: "host"),
                     port: channel.localAddress?.port ?? 0)
-                let taken = route == .sdk && !head.headers.contains(name: "origin") && delegate.acceptsSDKClient
+                let taken =
+                    route == .sdk && configuration.origins.allows(head.headers.first(name: "origin"))
+                    && delegate.acceptsSDKClient
                 return channel.eventLoop.makeSucceededFuture(taken ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, _ in

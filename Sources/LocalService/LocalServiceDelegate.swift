@@ -25,7 +25,8 @@ public protocol SDKClient: Sendable {
     /// One text message. The bytes are lent: the callee copies what it keeps, the caller zeroes
     /// them afterwards (a SET_PIN holds a PIN).
     func receive(_ message: UnsafeMutableBufferPointer<UInt8>)
-    /// The connection has ended (closed by the client, by an error, or by the server).
+    /// The connection has ended (closed by the client, by an error, or by the server); called at
+    /// the client's close frame and again when the socket ends: only the first call counts.
     func closed()
 }
 

@@ -7,7 +7,8 @@ import Glibc
 
 /// The SDK over one WebSocket (`/eID-Kernel`): each text message goes to the client's session
 /// (`SDKClient.receive`), its bytes zeroed afterwards; a ping is answered, a close is returned
-/// and the connection ends; a binary message ends it (the SDK speaks JSON text). Fragments are
+/// and the connection ends (the client is told it has gone before the close goes back, so that
+/// it may connect again at once); a binary message ends it (the SDK speaks JSON text). Fragments are
 /// joined before (`NIOWebSocketFrameAggregator`, bounded).
 final class SDKWebSocketHandler: ChannelInboundHandler {
     typealias InboundIn = WebSocketFrame
@@ -32,6 +33,7 @@ final class SDKWebSocketHandler: ChannelInboundHandler {
             let pong = WebSocketFrame(fin: true, opcode: .pong, data: frame.unmaskedData)
             context.writeAndFlush(wrapOutboundOut(pong), promise: nil)
         case .connectionClose:
+            client.closed()
             close(context, code: nil)
         case .binary:
             close(context, code: .unacceptableData)

@@ -17,6 +17,7 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private let delegate: any LocalServiceDelegate
     private let server: String
     private let requestTimeout: TimeAmount
+    private let origins: WebSocketOrigin
     private var requestDeadline: Scheduled<Void>?
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
@@ -25,7 +26,8 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     /// A workflow runs for this request.
     private var waiting = false
 
-    init(delegate: any LocalServiceDelegate, server: String, requestTimeout: TimeAmount) {
+    init(delegate: any LocalServiceDelegate, server: String, requestTimeout: TimeAmount, origins: WebSocketOrigin) {
+        self.origins = origins
         self.delegate = delegate
         self.server = server
         self.requestTimeout = requestTimeout
@@ -82,13 +84,17 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             headers.add(name: "Content-Type", value: json ? "application/json" : "text/plain; charset=utf-8")
             write(context, status: .ok, headers: headers, body: delegate.status(json: json))
         case .sdk:
-            if head.headers.contains(name: "origin") {
+            if !origins.allows(head.headers.first(name: "origin")) {
                 refuse(context, .originPresent)
             } else if head.headers.contains(name: "upgrade") && !delegate.acceptsSDKClient {
                 refuse(context, .sdkClientPresent)
             } else {
                 refuse(context, .notFound)
             }
+        case .favicon:
+            var headers = ServiceResponse.headers(server: server, cors: false)
+            headers.add(name: "Content-Type", value: "image/x-icon")
+            write(context, status: .ok, headers: headers, bytes: FavIcon.bytes)
         case .activation(let tcTokenURL):
             activate(context, tcTokenURL: tcTokenURL, interim: head.version != .http1_0 && head.version != .http0_9)
         }
@@ -152,10 +158,16 @@ final class ServiceHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private func write(
         _ context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, body: String?
     ) {
+        write(context, status: status, headers: headers, bytes: body.map { Array($0.utf8) })
+    }
+
+    private func write(
+        _ context: ChannelHandlerContext, status: HTTPResponseStatus, headers: HTTPHeaders, bytes body: [UInt8]?
+    ) {
         var headers = headers
         var buffer: ByteBuffer?
         if let body {
-            let bytes = context.channel.allocator.buffer(string: body)
+            let bytes = context.channel.allocator.buffer(bytes: body)
             headers.add(name: "Content-Length", value: String(bytes.readableBytes))
             buffer = bytes
         }

@@ -3,7 +3,8 @@ import FoundationEssentials
 /// Where a request to the local service goes, decided from its method, target and `Host` alone
 /// (no state), as AusweisApp's web service routes: `/eID-Client` with `tcTokenURL` (an
 /// activation) or `Status` (query keys in any case), OPTIONS and HEAD there (CORS preflight),
-/// `/eID-Kernel` (the SDK WebSocket), everything else 404.
+/// `/eID-Kernel` (the SDK WebSocket), `GET /favicon.ico` (a browser's tab icon), everything else
+/// 404.
 public enum ServiceRoute: Equatable, Sendable {
     /// `?Status` (text/plain) or `?Status=json` (the INFO object).
     case status(json: Bool)
@@ -13,6 +14,8 @@ public enum ServiceRoute: Equatable, Sendable {
     case preflight
     /// `/eID-Kernel` (a WebSocket upgrade that was not taken ends here).
     case sdk
+    /// `GET /favicon.ico`: 200 with the icon (AusweisApp2 1.26.2 serves its own).
+    case favicon
     /// Not served.
     case refused(ServiceRefusal)
 
@@ -43,6 +46,8 @@ public enum ServiceRoute: Equatable, Sendable {
             }
         case "/eID-Kernel":
             self = .sdk
+        case "/favicon.ico" where method == "GET":
+            self = .favicon
         default:
             self = .refused(.notFound)
         }

@@ -41,4 +41,10 @@ public indirect enum JSONValue: Equatable, Sendable {
         if case .string(let s) = self { return s }
         return nil
     }
+
+    /// The boolean, if this is one.
+    public var bool: Bool? {
+        if case .bool(let b) = self { return b }
+        return nil
+    }
 }

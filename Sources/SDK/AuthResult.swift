@@ -22,8 +22,9 @@ public struct AuthResult: Equatable, Sendable {
     }
 }
 
-/// What ACCESS_RIGHTS (SDK 6.1) carries: the rights by their SDK names, the auxiliary data and
-/// the transaction info.
+/// What ACCESS_RIGHTS (SDK 6.1) carries, exactly the documented members: the rights by their SDK
+/// names (CanAllowed is one of them, in the `chat` lists), the auxiliary data and the
+/// transaction info.
 public struct AccessRightsInfo: Equatable, Sendable {
     /// After a SET_ACCESS_RIGHTS with invalid data.
     public var error: String?
@@ -32,11 +33,10 @@ public struct AccessRightsInfo: Equatable, Sendable {
     public var optional: [String]
     public var required: [String]
     public var transactionInfo: String?
-    public var canAllowed: Bool?
 
     public init(
         error: String? = nil, aux: AuxiliaryDataInfo? = nil, effective: [String], optional: [String],
-        required: [String], transactionInfo: String? = nil, canAllowed: Bool? = nil
+        required: [String], transactionInfo: String? = nil
     ) {
         self.error = error
         self.aux = aux
@@ -44,7 +44,6 @@ public struct AccessRightsInfo: Equatable, Sendable {
         self.optional = optional
         self.required = required
         self.transactionInfo = transactionInfo
-        self.canAllowed = canAllowed
     }
 }
 

@@ -4,12 +4,17 @@ public struct ReaderInfo: Equatable, Sendable {
     public var attached: Bool
     /// Whether the reader can run PACE with its own PIN pad (PC/SC part 10 EXECUTE_PACE).
     public var keypad: Bool
+    /// Whether SET_CARD can put a card into it (the SDK's `insertable`: only a simulator).
+    public var insertable: Bool
     public var card: CardPresence
 
-    public init(name: String, attached: Bool = true, keypad: Bool = false, card: CardPresence) {
+    public init(
+        name: String, attached: Bool = true, keypad: Bool = false, insertable: Bool = false, card: CardPresence
+    ) {
         self.name = name
         self.attached = attached
         self.keypad = keypad
+        self.insertable = insertable
         self.card = card
     }
 }
@@ -18,8 +23,7 @@ public struct ReaderInfo: Equatable, Sendable {
 public enum CardPresence: Equatable, Sendable {
     /// No card: `"card": null`.
     case none
-    /// A card that is not an eID card: `"card": {}` (the SDK's encoding of an unknown card
-    /// since API level 3).
+    /// A card that is not an eID card: `"card": {}` at API level 3, `"card": null` below.
     case unknown
     /// An eID card and its PIN state.
     case eID(CardInfo)

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-/// A command ("cmd") of the AusweisApp2 SDK (documentation chapter 5), as eid receives it.
+/// A command ("cmd") of the AusweisApp SDK ("Commands" of its documentation), as eid receives it.
 public enum SDKCommand {
     /// SET_PIN, SET_CAN, SET_PUK, SET_NEW_PIN. `value` is nil when the command had none, or
     /// a value that is not a string; the workflow answers that with the ENTER_* message and an
@@ -18,16 +18,24 @@ public enum SDKCommand {
     case getInfo
     case getAPILevel
     case setAPILevel(APILevel.Request)
+    case getStatus
     case getReaderList
-    case getReader(name: String?)
-    case runChangePIN
-    /// RUN_AUTH with its tcTokenURL (nil when missing or not a string).
-    case runAuth(tcTokenURL: String?)
+    /// GET_READER with its `name`.
+    case getReader(name: Member<String>)
+    case runChangePIN(WorkflowOptions)
+    /// RUN_AUTH with its `tcTokenURL`.
+    case runAuth(tcTokenURL: Member<String>, options: WorkflowOptions)
     case getAccessRights
-    /// SET_ACCESS_RIGHTS: the optional rights to enable, by SDK name; nil when `chat` is missing
-    /// or not an array of strings (the workflow answers ACCESS_RIGHTS with an error).
-    case setAccessRights([String]?)
+    /// SET_ACCESS_RIGHTS with its `chat` (the workflow answers ACCESS_RIGHTS, with an error when
+    /// the choice cannot be taken).
+    case setAccessRights(AccessRightsChoice)
     case getCertificate
+    /// INTERRUPT (the iOS system dialog; a desktop has none).
+    case interrupt
+    /// CONTINUE (after PAUSE, API level 3).
+    case continueWorkflow
+    /// SET_CARD (a card into an insertable reader, API level 2 and later).
+    case setCard(name: Member<String>)
     /// Any other command of the SDK; this version of eid answers it with BAD_STATE.
     case other(name: String)
 
@@ -40,6 +48,10 @@ public enum SDKCommand {
         case .getInfo: return "GET_INFO"
         case .getAPILevel: return "GET_API_LEVEL"
         case .setAPILevel: return "SET_API_LEVEL"
+        case .getStatus: return "GET_STATUS"
+        case .interrupt: return "INTERRUPT"
+        case .continueWorkflow: return "CONTINUE"
+        case .setCard: return "SET_CARD"
         case .getReaderList: return "GET_READER_LIST"
         case .getReader: return "GET_READER"
         case .runChangePIN: return "RUN_CHANGE_PIN"
@@ -69,9 +81,10 @@ public enum SDKCommand {
         return parse(wiping: copy.bytes)
     }
 
-    /// Parses one line of input and zeroes it. A line that is not a JSON object gives
-    /// `.invalid`, an object without a string "cmd" gives `.invalid`, an unknown name
-    /// `.unknownCommand`; these are the SDK messages to answer with.
+    /// Parses one line of input and zeroes it. A line that is not JSON gives `.invalid`; JSON
+    /// without a non-empty string "cmd" (another value than an object, a missing, empty or other
+    /// "cmd") gives `.invalid` "Command cannot be undefined", as AusweisApp answers it; an
+    /// unknown name `.unknownCommand`; these are the SDK messages to answer with.
     ///
     /// The secret of SET_PIN, SET_CAN, SET_PUK and SET_NEW_PIN (a string "value") never becomes a
     /// Swift `String`: the JSON parser decodes it into a locked scratch buffer, from which it goes
@@ -93,15 +106,12 @@ public enum SDKCommand {
             // says the same for every broken line.
             return .rejected(.invalid(error: "the line is not valid JSON"))
         }
-        guard case .object = value else {
-            // A bare null has always been "not valid JSON" here (the answer of the decoder
-            // eid used before); every other value that is not an object is named as such.
-            if value == .null { return .rejected(.invalid(error: "the line is not valid JSON")) }
-            return .rejected(.invalid(error: "a command must be a JSON object"))
+        // A bare null has always been "not valid JSON" here (the answer of the decoder eid used
+        // before). Any other JSON without a non-empty string "cmd" is a command without a name.
+        if value == .null { return .rejected(.invalid(error: "the line is not valid JSON")) }
+        guard case .string(let name)? = value["cmd"], !name.isEmpty else {
+            return .rejected(.invalid(error: "Command cannot be undefined"))
         }
-        // A member that is present, even as null, is not "undefined".
-        guard let cmd = value["cmd"] else { return .rejected(.invalid(error: "Command cannot be undefined")) }
-        guard case .string(let name) = cmd else { return .rejected(.invalid(error: "Invalid command")) }
         guard knownNames.contains(name) else { return .rejected(.unknownCommand(name)) }
         if let kind = SecretKind(commandName: name) {
             return .command(.setSecret(kind, value: secret))
@@ -112,16 +122,19 @@ public enum SDKCommand {
         case "GET_INFO": return .command(.getInfo)
         case "GET_API_LEVEL": return .command(.getAPILevel)
         case "SET_API_LEVEL": return .command(.setAPILevel(levelRequest(value["level"])))
+        case "GET_STATUS": return .command(.getStatus)
         case "GET_READER_LIST": return .command(.getReaderList)
-        case "GET_READER": return .command(.getReader(name: value["name"]?.string))
-        case "RUN_CHANGE_PIN": return .command(.runChangePIN)
-        case "RUN_AUTH": return .command(.runAuth(tcTokenURL: value["tcTokenURL"]?.string))
+        case "GET_READER": return .command(.getReader(name: Member(value["name"], \.string)))
+        case "RUN_CHANGE_PIN": return .command(.runChangePIN(WorkflowOptions(value)))
+        case "RUN_AUTH":
+            return .command(
+                .runAuth(tcTokenURL: Member(value["tcTokenURL"], \.string), options: WorkflowOptions(value)))
         case "GET_ACCESS_RIGHTS": return .command(.getAccessRights)
         case "GET_CERTIFICATE": return .command(.getCertificate)
-        case "SET_ACCESS_RIGHTS":
-            guard case .array(let items)? = value["chat"] else { return .command(.setAccessRights(nil)) }
-            let names = items.compactMap(\.string)
-            return .command(.setAccessRights(names.count == items.count ? names : nil))
+        case "SET_ACCESS_RIGHTS": return .command(.setAccessRights(AccessRightsChoice(value["chat"])))
+        case "INTERRUPT": return .command(.interrupt)
+        case "CONTINUE": return .command(.continueWorkflow)
+        case "SET_CARD": return .command(.setCard(name: Member(value["name"], \.string)))
         default: return .command(.other(name: name))
         }
     }

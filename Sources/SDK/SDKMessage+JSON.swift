@@ -1,22 +1,30 @@
 import OrderedJSON
 
 extension SDKMessage {
-    /// The message as the SDK's JSON object.
-    public var json: JSONValue {
+    /// The message as the SDK's JSON object at the initial API level.
+    public var json: JSONValue { json(level: APILevel.initial) }
+
+    /// The message as the SDK's JSON object at API `level`. What differs by level: READER_LIST's
+    /// list is `reader` at level 1 and `readers` from level 2 on; an unknown card is `{}` at
+    /// level 3 and null below; INFO's `AusweisApp` and CHANGE_PIN's `reason` are level 3's.
+    public func json(level: Int) -> JSONValue {
         var members: [(String, JSONValue)] = [("msg", .string(name))]
         switch self {
         case .readerList(let readers):
-            members.append(("reader", .array(readers.map { .object($0.jsonMembers) })))
+            members.append((level >= 2 ? "readers" : "reader", .array(readers.map { .object($0.jsonMembers(level)) })))
         case .reader(let reader):
-            members += reader.jsonMembers
+            members += reader.jsonMembers(level)
+        case .readerRefused(let error), .authRefused(let error):
+            members.append(("error", .string(error)))
         case .insertCard:
             break
         case .enterPIN(let error, let reader), .enterCAN(let error, let reader),
             .enterPUK(let error, let reader), .enterNewPIN(let error, let reader):
             if let error { members.append(("error", .string(error))) }
-            members.append(("reader", .object(reader.jsonMembers)))
-        case .changePIN(let success):
+            members.append(("reader", .object(reader.jsonMembers(level))))
+        case .changePIN(let success, let reason):
             if let success { members.append(("success", .bool(success))) }
+            if let reason, success == false, level >= 3 { members.append(("reason", .string(reason))) }
         case .apiLevel(let error, let available, let current):
             if let error { members.append(("error", .string(error))) }
             if let available { members.append(("available", .array(available.map { .integer($0) }))) }
@@ -43,6 +51,7 @@ extension SDKMessage {
                         ("Specification-Version", .string("1.4")),
                     ])
                 ))
+            if level >= 3 { members.append(("AusweisApp", .string(info.ausweisApp))) }
         case .auth(let result, let url):
             if let result { members.append(("result", result.json)) }
             if let url { members.append(("url", .string(url))) }
@@ -52,32 +61,38 @@ extension SDKMessage {
             members += info.jsonMembers
         case .status(let workflow, let progress, let state):
             members += [
-                ("workflow", .string(workflow)), ("progress", .integer(progress)),
+                ("workflow", workflow.map { .string($0) } ?? .null),
+                ("progress", progress.map { .integer($0) } ?? .null),
                 ("state", state.map { .string($0) } ?? .null),
             ]
         }
         return .object(members)
     }
 
-    /// One line of JSON, as the JSON face prints it.
+    /// One line of JSON at the initial API level.
     public var jsonLine: String { json.text }
+
+    /// One line of JSON at API `level`, as the JSON face prints it.
+    public func jsonLine(level: Int) -> String { json(level: level).text }
 }
 
 extension ReaderInfo {
-    var jsonMembers: [(String, JSONValue)] {
-        var members: [(String, JSONValue)] = [("name", .string(name)), ("attached", .bool(attached))]
-        // The SDK shows "keypad" only for an attached reader.
-        if attached { members.append(("keypad", .bool(keypad))) }
-        members.append(("card", card.json))
-        return members
+    /// The members of READER (and of each reader in READER_LIST and ENTER_*): a reader that is
+    /// not attached is only its name and `attached: false`.
+    func jsonMembers(_ level: Int) -> [(String, JSONValue)] {
+        guard attached else { return [("name", .string(name)), ("attached", .bool(false))] }
+        return [
+            ("name", .string(name)), ("insertable", .bool(insertable)), ("attached", .bool(true)),
+            ("keypad", .bool(keypad)), ("card", card.json(level)),
+        ]
     }
 }
 
 extension CardPresence {
-    var json: JSONValue {
+    func json(_ level: Int) -> JSONValue {
         switch self {
         case .none: return .null
-        case .unknown: return .object([])
+        case .unknown: return level >= 3 ? .object([]) : .null
         case .eID(let info):
             return .object([
                 ("inoperative", .bool(info.inoperative)),
@@ -122,7 +137,6 @@ extension AccessRightsInfo {
                 ])
             ))
         if let transactionInfo { members.append(("transactionInfo", .string(transactionInfo))) }
-        if let canAllowed { members.append(("canAllowed", .bool(canAllowed))) }
         return members
     }
 }

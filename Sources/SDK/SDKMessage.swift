@@ -1,6 +1,7 @@
-/// The messages ("msg") of the AusweisApp2 SDK that eid sends, shaped field by field as in
-/// the SDK documentation (release 1.21.10, chapter 6). Every workflow speaks only these; the
-/// terminal and JSON faces render them.
+/// The messages ("msg") of the AusweisApp SDK that eid sends, shaped field by field as in the
+/// SDK documentation (AusweisApp 2.5, "Messages"; at API levels 1 and 2 as AusweisApp2 1.26.2
+/// sends them: `json(level:)`). Every workflow speaks only these; the terminal and JSON faces
+/// render them.
 public enum SDKMessage: Equatable, Sendable {
     /// READER_LIST (6.16): all readers.
     case readerList([ReaderInfo])
@@ -13,8 +14,9 @@ public enum SDKMessage: Equatable, Sendable {
     case enterCAN(error: String? = nil, reader: ReaderInfo)
     case enterPUK(error: String? = nil, reader: ReaderInfo)
     case enterNewPIN(error: String? = nil, reader: ReaderInfo)
-    /// CHANGE_PIN (6.6): without `success` when the workflow starts, with it when it ends.
-    case changePIN(success: Bool?)
+    /// CHANGE_PIN (6.6): without `success` when the workflow starts, with it when it ends;
+    /// `reason` (the stable failure code, API level 3) when it failed.
+    case changePIN(success: Bool?, reason: String? = nil)
     /// API_LEVEL (6.2): the answer to GET_API_LEVEL (with `available`) and SET_API_LEVEL
     /// (without it, as AusweisApp2 1.26.2; with `error` when the level was refused).
     case apiLevel(error: String?, available: [Int]?, current: Int)
@@ -31,20 +33,25 @@ public enum SDKMessage: Equatable, Sendable {
     /// AUTH (6.3): without a result when the authentication starts; with the result and the
     /// refresh or communication-error address (`url`) when it ends.
     case auth(result: AuthResult?, url: String?)
+    /// AUTH with `error`: RUN_AUTH was refused (its tcTokenURL missing, not a string, or not a
+    /// URL with a host) and no workflow started.
+    case authRefused(error: String)
+    /// READER with `error`: GET_READER without a usable `name`.
+    case readerRefused(error: String)
     /// ACCESS_RIGHTS (6.1): what the service asks for; answered by ACCEPT, SET_ACCESS_RIGHTS, CANCEL.
     case accessRights(AccessRightsInfo)
     /// CERTIFICATE (6.5): the answer to GET_CERTIFICATE.
     case certificate(CertificateInfo)
-    /// STATUS (API level 2, AusweisApp 1.24): the running workflow ("AUTH", "CHANGE_PIN"), its
-    /// progress in percent, and the last message that asked the client something
-    /// ("ACCESS_RIGHTS", "ENTER_PIN", …; null before the first). Sent when the progress changes.
-    case status(workflow: String, progress: Int, state: String?)
+    /// STATUS (API level 2 and later): the running workflow ("AUTH", "CHANGE_PIN"), its
+    /// progress in percent, and the question it waits at ("ACCESS_RIGHTS", "ENTER_PIN", …; null
+    /// while it works). All three null when no workflow runs (GET_STATUS between workflows).
+    case status(workflow: String?, progress: Int?, state: String?)
 
     /// The value of the "msg" field.
     public var name: String {
         switch self {
         case .readerList: return "READER_LIST"
-        case .reader: return "READER"
+        case .reader, .readerRefused: return "READER"
         case .insertCard: return "INSERT_CARD"
         case .enterPIN: return "ENTER_PIN"
         case .enterCAN: return "ENTER_CAN"
@@ -57,7 +64,7 @@ public enum SDKMessage: Equatable, Sendable {
         case .unknownCommand: return "UNKNOWN_COMMAND"
         case .internalError: return "INTERNAL_ERROR"
         case .info: return "INFO"
-        case .auth: return "AUTH"
+        case .auth, .authRefused: return "AUTH"
         case .accessRights: return "ACCESS_RIGHTS"
         case .certificate: return "CERTIFICATE"
         case .status: return "STATUS"
@@ -69,9 +76,13 @@ public enum SDKMessage: Equatable, Sendable {
 public struct VersionInfo: Equatable, Sendable {
     public var name: String
     public var implementationVersion: String
+    /// INFO's `AusweisApp` (API level 3): the state of the connection to an AusweisApp an
+    /// integrated SDK uses, which only Android has; a desktop says "UNKNOWN".
+    public var ausweisApp: String
 
-    public init(name: String = "eid", implementationVersion: String) {
+    public init(name: String = "eid", implementationVersion: String, ausweisApp: String = "UNKNOWN") {
         self.name = name
         self.implementationVersion = implementationVersion
+        self.ausweisApp = ausweisApp
     }
 }

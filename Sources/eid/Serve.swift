@@ -25,11 +25,13 @@ struct Serve: ParsableCommand {
             connection. GET /eID-Client?Status answers the version (?Status=json as JSON).
 
             Only requests with Host 127.0.0.1, localhost or [::1] and this port are served (DNS \
-            rebinding); a WebSocket upgrade with an Origin header (a web page) is refused (403), and so is \
-            a second SDK client (429).
+            rebinding); a WebSocket upgrade with an Origin header (a web page) is refused (403) unless \
+            AUSWEISAPP_WEBSOCKET_ORIGIN, a regular expression, matches the Origin; a second SDK client is \
+            refused (429).
 
-            --port 0 takes a free port; --port-file writes the port (digits, no newline) to a file, as \
-            AusweisApp2 writes $TMPDIR/AusweisApp2.<pid>.port. Under systemd socket activation \
+            --port 0 takes a free port; on any port but 24727 eid serve writes the port (digits, no \
+            newline) to $TMPDIR/AusweisApp.<pid>.port and $TMPDIR/AusweisApp2.<pid>.port, as AusweisApp \
+            does, and removes them at its end; --port-file writes it to a file of your choice too. Under systemd socket activation \
             (LISTEN_FDS, LISTEN_PID) eid serves on the passed sockets and binds none. Trust (--trust-cvca, \
             --test-pki, --simulator) is that of eid auth.
             """
@@ -104,9 +106,14 @@ struct Serve: ParsableCommand {
             guard terminal == nil, program.isInstalled else { return terminal }
             return PinentryAnswerer(context: context, options: options, program: program)
         }
+        let pattern = ProcessInfo.processInfo.environment["AUSWEISAPP_WEBSOCKET_ORIGIN"]
+        guard let origins = WebSocketOrigin(pattern: pattern) else {
+            throw ValidationError("eid serve: AUSWEISAPP_WEBSOCKET_ORIGIN is not a regular expression")
+        }
         let service = LocalService(
-            configuration: .init(server: "eid/\(EID.version) (TR-03124-1/1.4)"), delegate: sessions)
+            configuration: .init(server: "eid/\(EID.version) (TR-03124-1/1.4)", origins: origins), delegate: sessions)
         let bound: Int
+        let portFiles: PortFiles
         do {
             let passed = SocketActivation.take()
             if passed.isEmpty {
@@ -116,6 +123,7 @@ struct Serve: ParsableCommand {
             } else {
                 bound = try service.adopt(descriptors: passed)
             }
+            portFiles = try PortFiles.write(port: bound)
             if let portFile { try Self.write(port: bound, to: portFile) }
         } catch {
             throw ValidationError("eid serve: \(error)")
@@ -127,6 +135,7 @@ struct Serve: ParsableCommand {
         // watches the signal itself) and the service goes on.
         let stop = ServiceSignals { signal in
             if signal == SIGINT && sessions.isAnswering { return }
+            portFiles.remove()
             Glibc.exit(signal == SIGINT ? 130 : 0)
         }
         withExtendedLifetime(stop) { service.wait() }

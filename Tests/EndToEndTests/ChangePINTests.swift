@@ -64,7 +64,7 @@ extension ThroughPCSCD {
                         "CHANGE_PIN", "READER", "ENTER_PIN", "BAD_STATE", "API_LEVEL", "ENTER_NEW_PIN", "CHANGE_PIN",
                     ])
                 #expect(result.stdoutLines.contains(#"{"msg":"BAD_STATE","error":"SET_NEW_PIN"}"#))
-                #expect(result.stdoutLines.contains(#"{"msg":"API_LEVEL","available":[1,2],"current":2}"#))
+                #expect(result.stdoutLines.contains(#"{"msg":"API_LEVEL","available":[1,2,3],"current":3}"#))
             }
         }
 
@@ -136,7 +136,9 @@ extension ThroughPCSCD {
                 let result = try changePIN(reader, [])
                 #expect(messageNames(result.stdoutLines).first { $0.hasPrefix("ENTER_") } == expected)
                 #expect(result.status == 5, "end of input cancels")
-                #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(
+                    result.stdoutLines.last
+                        == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_User_Cancelled"}"#)
             }
         }
 
@@ -153,7 +155,9 @@ extension ThroughPCSCD {
                 let shown = messages.filter { $0["msg"] as? String == "READER" }
                 #expect(shown.last.flatMap { cardObject(of: $0)?["inoperative"] as? Bool } == true)
                 #expect(messageNames(result.stdoutLines).filter { $0 == "ENTER_PIN" }.isEmpty)
-                #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(
+                    result.stdoutLines.last
+                        == #"{"msg":"CHANGE_PIN","success":false,"reason":"Establish_Pace_Channel_Puk_Inoperative"}"#)
                 #expect(result.stderr.contains("PUK"))
             }
         }
@@ -170,7 +174,7 @@ extension ThroughPCSCD {
                 let (status, lines, _) = run.finish()
                 #expect(status == 5)
                 #expect(!messageNames(lines).contains { $0.hasPrefix("ENTER_") })
-                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_User_Cancelled"}"#)
             }
         }
 
@@ -250,7 +254,7 @@ extension ThroughPCSCD {
                 run.send(Self.cancel)
                 let (status, lines, _) = run.finish()
                 #expect(status == 5)
-                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_User_Cancelled"}"#)
                 #expect(try retryCounter(reader) == Int(retries), "nothing changed on the card")
             }
         }
@@ -272,7 +276,7 @@ extension ThroughPCSCD {
                 run.send(answer)
                 let (status, lines, stderr) = run.finish()
                 #expect(status == 4, "\(lines) \(stderr)")
-                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(lines.last == #"{"msg":"CHANGE_PIN","success":false,"reason":"Card_Removed"}"#)
                 #expect(stderr.contains("removed") || stderr.contains("card"), "\(stderr)")
                 #expect(!stderr.contains("123456") && !stderr.contains("9876543210") && !stderr.contains("500540"))
             }
@@ -321,7 +325,7 @@ extension ThroughPCSCD {
                 try run.expect("ENTER_PIN")
                 run.send(#"{"cmd":"GET_READER_LIST"}"#)
                 let list = try run.expect("READER_LIST")
-                let mine = (list["reader"] as? [[String: Any]])?.first { $0["name"] as? String == reader }
+                let mine = (list["readers"] as? [[String: Any]])?.first { $0["name"] as? String == reader }
                 #expect(
                     (mine?["card"] as? [String: Any])?["retryCounter"] as? Int == 2,
                     "the workflow's own view of its card")

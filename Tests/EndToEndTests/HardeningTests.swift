@@ -181,7 +181,9 @@ extension ThroughPCSCD {
                 let elapsed = Date().timeIntervalSince(started)
                 #expect(result.status == 4, "\(result.stderr)")
                 #expect(result.stderr.contains("the card did not answer in time"), "\(result.stderr)")
-                #expect(result.stdoutLines.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+                #expect(
+                    result.stdoutLines.last
+                        == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_Unrecoverable"}"#)
                 #expect(elapsed < 30, "ended after \(elapsed) s")
             }
         }

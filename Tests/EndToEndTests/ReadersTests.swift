@@ -110,7 +110,7 @@ extension ThroughPCSCD {
             #expect(human.stderr.contains("hint"))
             let json = try runTool("eid", ["readers", "--json"], environment: env)
             #expect(json.status == 0)
-            #expect(json.stdout == #"{"msg":"READER_LIST","reader":[]}"# + "\n")
+            #expect(json.stdout == #"{"msg":"READER_LIST","readers":[]}"# + "\n")
         }
 
         @Test func watchReportsInsertionAndRemovalUntilSIGTERM() throws {

@@ -77,7 +77,7 @@ struct RemoteReaderTests {
 
         let readers = try phone.eid(["readers", "--json"])
         #expect(readers.status == 0, "\(readers.stderr)")
-        #expect(readers.stdout.contains(#"{"name":"E2E Phone","attached":true,"keypad":false,"#))
+        #expect(readers.stdout.contains(#"{"name":"E2E Phone","insertable":false,"attached":true,"keypad":false,"#))
         #expect(readers.stdout.contains(#""retryCounter":3"#))
         let none = try phone.eid(["readers", "--json", "--no-remote"])
         #expect(!none.stdout.contains("E2E Phone"))
@@ -103,13 +103,14 @@ struct RemoteReaderTests {
         let paired = try phone.eid(["pair", "--address", "wss://127.0.0.1:\(phone.port)"], stdin: "1234\n")
         #expect(paired.status == 0, "\(paired.stderr)")
         let readers = try phone.eid(["readers", "--json"])
-        #expect(readers.stdout.contains(#"{"name":"E2E Phone","attached":true,"keypad":true,"#))
+        #expect(readers.stdout.contains(#"{"name":"E2E Phone","insertable":false,"attached":true,"keypad":true,"#))
         let change = try phone.eid(
             ["change-pin", "--json", "--timeout", "10"],
             stdin: #"{"cmd":"SET_PIN"}"# + "\n" + #"{"cmd":"SET_NEW_PIN"}"# + "\n")
         #expect(change.status == 0, "\(change.stdout) \(change.stderr)")
         #expect(
-            change.stdout.contains(#"{"msg":"ENTER_PIN","reader":{"name":"E2E Phone","attached":true,"keypad":true"#))
+            change.stdout.contains(
+                #"{"msg":"ENTER_PIN","reader":{"name":"E2E Phone","insertable":false,"attached":true,"keypad":true"#))
         #expect(change.stdout.contains(#""msg":"CHANGE_PIN","success":true"#))
     }
 
@@ -167,7 +168,7 @@ struct RemoteReaderTests {
         let readers = try phone.eid(["readers", "--json"])
         #expect(Date().timeIntervalSince(start) < 15)
         #expect(readers.status == 0, "\(readers.stderr)")
-        #expect(readers.stdout.contains(#""reader":[]"#))
+        #expect(readers.stdout.contains(#""readers":[]"#))
     }
 
     /// A phone that no longer knows this computer (here: eid's own certificate is new, as after a lost config
@@ -180,7 +181,7 @@ struct RemoteReaderTests {
         try FileManager.default.removeItem(atPath: phone.storeDirectory + "/client-identity.pem")
         let readers = try phone.eid(["readers", "--json"])
         #expect(readers.status == 0, "\(readers.stderr)")
-        #expect(readers.stdout.contains(#""reader":[]"#), "\(readers.stdout)")
+        #expect(readers.stdout.contains(#""readers":[]"#), "\(readers.stdout)")
         #expect(readers.stderr.contains("'E2E Phone' is no card reader for this computer"), "\(readers.stderr)")
         #expect(readers.stderr.contains("pair again"), "\(readers.stderr)")
     }

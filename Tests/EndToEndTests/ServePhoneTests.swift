@@ -41,7 +41,7 @@ struct ServePhoneTests {
         let (listed, lines) = lister.finish(timeout: 30)
         #expect(listed == 0, "\(lines)")
         let list = try #require(Self.objects(lines).first { $0["msg"] as? String == "READER_LIST" }, "\(lines)")
-        let readers = try #require(list["reader"] as? [[String: Any]])
+        let readers = try #require(list["readers"] as? [[String: Any]])
         let reader = try #require(readers.first { $0["name"] as? String == "E2E Phone" }, "\(readers)")
         #expect(reader["attached"] as? Bool == true)
         #expect(reader["keypad"] as? Bool == pinPad)
@@ -65,7 +65,7 @@ struct ServePhoneTests {
         #expect(askedReader["name"] as? String == "E2E Phone")
         #expect(askedReader["keypad"] as? Bool == pinPad)
         let during = try #require(Self.objects(messages).first { $0["msg"] as? String == "READER_LIST" }, "\(messages)")
-        let held = (during["reader"] as? [[String: Any]])?.first { $0["name"] as? String == "E2E Phone" }
+        let held = (during["readers"] as? [[String: Any]])?.first { $0["name"] as? String == "E2E Phone" }
         #expect(held?["keypad"] as? Bool == pinPad, "\(during)")
         #expect(held?["card"] is [String: Any], "\(during)")
         #expect(messages.last?.contains("resultmajor#ok") == true)

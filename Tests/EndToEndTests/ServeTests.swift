@@ -93,6 +93,34 @@ struct ServeTests {
         #expect(try upgrade(serve).statuses == [101])
     }
 
+    /// As AusweisApp 2.x on a port of its own: the port in $TMPDIR/AusweisApp.<pid>.port and
+    /// AusweisApp2.<pid>.port while it serves, gone at its end; the icon; a page whose Origin
+    /// AUSWEISAPP_WEBSOCKET_ORIGIN matches may connect, another may not.
+    @Test func portFilesIconAndAllowedOrigins() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("eid-tmp-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let environment = Self.noPCSCD.merging(
+            ["TMPDIR": tmp.path, "AUSWEISAPP_WEBSOCKET_ORIGIN": #"^https://app\.example(:[0-9]+)?$"#]) { $1 }
+        let serve = try ServeProcess(["--simulator"], environment: environment)
+        let pid = serve.process.processIdentifier
+        let files = ["AusweisApp", "AusweisApp2"].map { tmp.appendingPathComponent("\($0).\(pid).port").path }
+        for file in files {
+            #expect((try? String(contentsOfFile: file, encoding: .utf8)) == String(serve.port), "\(file)")
+        }
+        let icon = try HTTPExchange.curl("\(serve.origin)/favicon.ico")
+        #expect(icon.statuses == [200])
+        #expect(icon.headers["content-type"] == "image/x-icon")
+        #expect(try upgrade(serve, ["Origin: https://app.example.evil.example"]).statuses == [403])
+        #expect(try upgrade(serve, ["Origin: https://app.example:8443"]).statuses == [101])
+        serve.stop()
+        for file in files { #expect(!FileManager.default.fileExists(atPath: file), "\(file) left behind") }
+        let refused = try runTool(
+            "eid", ["serve", "--port", "0"], environment: ["AUSWEISAPP_WEBSOCKET_ORIGIN": "(unclosed"], timeout: 20)
+        #expect(refused.status != 0)
+        #expect(refused.stderr.contains("AUSWEISAPP_WEBSOCKET_ORIGIN is not a regular expression"), "\(refused.stderr)")
+    }
+
     @Test("EID_CLIENT_A1_01: a browser activation answered by the SDK client ends at the refresh address")
     func aBrowserActivationAnsweredByTheSDKClientEndsAtTheRefreshAddress() throws {
         let server = try TestServerProcess()

@@ -90,23 +90,66 @@ final class Replies: @unchecked Sendable {
         let other = InstantAnswers(version: "1", board: ReaderBoard(lookup: { nil }))
         queue.note(.enterPIN(reader: Self.reader))
         for line in [
-            #"{"cmd":"GET_API_LEVEL"}"#, #"{"cmd":"SET_API_LEVEL","level":1}"#, #"{"cmd":"SET_API_LEVEL","level":9}"#,
+            #"{"cmd":"GET_API_LEVEL"}"#, #"{"cmd":"SET_API_LEVEL","level":1}"#, #"{"cmd":"SET_API_LEVEL","level":4}"#,
             #"{"cmd":"SET_API_LEVEL","level":"2"}"#, #"{"cmd":"SET_API_LEVEL"}"#,
             #"{"cmd":"SET_API_LEVEL","level":2.5}"#,
             #"{"cmd":"GET_API_LEVEL"}"#,
         ] { queue.feed(line: Array(line.utf8)) }
         #expect(
             replies.messages.map(\.jsonLine) == [
-                #"{"msg":"API_LEVEL","available":[1,2],"current":2}"#,
+                #"{"msg":"API_LEVEL","available":[1,2,3],"current":3}"#,
                 #"{"msg":"API_LEVEL","current":1}"#,
                 #"{"msg":"API_LEVEL","error":"Unknown level","current":1}"#,
                 #"{"msg":"API_LEVEL","error":"Invalid level","current":1}"#,
                 #"{"msg":"API_LEVEL","error":"Level cannot be undefined","current":1}"#,
                 #"{"msg":"API_LEVEL","error":"Unknown level","current":1}"#,
-                #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#,
+                #"{"msg":"API_LEVEL","available":[1,2,3],"current":1}"#,
             ])
-        #expect(other.answer(.getAPILevel) == .apiLevel(error: nil, available: [1, 2], current: 2))
+        #expect(other.answer(.getAPILevel) == .apiLevel(error: nil, available: [1, 2, 3], current: 3))
         #expect(queue.next(timeout: 0.01).isTimeout, "nothing went to the workflow")
+    }
+
+    /// GET_STATUS, GET_READER's errors, and the commands a desktop or the level does not have.
+    @Test func statusAndCommandsByLevel() {
+        let level = Locked(3)
+        let status = WorkflowStatus()
+        let answers = InstantAnswers(version: "1", board: ReaderBoard(lookup: { nil }), level: level, status: status)
+        #expect(answers.answer(.getStatus) == .status(workflow: nil, progress: nil, state: nil))
+        status.start("AUTH")
+        #expect(answers.answer(.getStatus) == .status(workflow: "AUTH", progress: 0, state: nil))
+        status.end()
+        #expect(answers.answer(.getReader(name: .undefined)) == .readerRefused(error: "Name cannot be undefined"))
+        #expect(answers.answer(.getReader(name: .invalid)) == .readerRefused(error: "Invalid name"))
+        #expect(
+            answers.answer(.getReader(name: .value("nope")))
+                == .reader(ReaderInfo(name: "nope", attached: false, card: .none)))
+        #expect(answers.answer(.interrupt) == .unknownCommand("INTERRUPT"), "a desktop has no dialog to interrupt")
+        #expect(answers.answer(.continueWorkflow) == nil, "level 3: BAD_STATE outside a PAUSE")
+        #expect(answers.answer(.setCard(name: .value("x"))) == nil)
+        level.withLock { $0 = 2 }
+        #expect(answers.answer(.getStatus) == .status(workflow: nil, progress: nil, state: nil))
+        #expect(answers.answer(.continueWorkflow) == .unknownCommand("CONTINUE"), "AusweisApp2 1.26.2 has none")
+        #expect(answers.answer(.setCard(name: .value("x"))) == nil)
+        level.withLock { $0 = 1 }
+        #expect(answers.answer(.getStatus) == .unknownCommand("GET_STATUS"))
+        #expect(answers.answer(.setCard(name: .value("x"))) == .unknownCommand("SET_CARD"))
+    }
+
+    /// Below API level 3 a card that is not an eID card sends no READER (AusweisApp2 1.26.2); at
+    /// level 3 it is READER with `card: {}`. An eID card is news at every level.
+    @Test func anUnknownCardIsNewsAtLevel3Only() {
+        let sink = RecordingSink()
+        let console = Console(sink: sink, apiLevel: Locked(2))
+        let peer = FacePeer(output: .json, input: .commands(CommandQueue(reply: { _ in })), console: console)
+        peer.send(.reader(ReaderInfo(name: "R", card: .unknown)))
+        #expect(sink.output.isEmpty)
+        peer.send(.reader(Self.reader))
+        #expect(sink.output.count == 1)
+        console.apiLevel.withLock { $0 = 3 }
+        peer.send(.reader(ReaderInfo(name: "R", card: .unknown)))
+        #expect(
+            sink.output.last
+                == #"{"msg":"READER","name":"R","insertable":false,"attached":true,"keypad":false,"card":{}}"#)
     }
 
     @Test func anAnswerSentAheadIsHeldUntilItsQuestionAndNothingIsReadMeanwhile() {

@@ -50,7 +50,8 @@ import Glibc
         let harness = Harness(input: ScriptedInput([Self.pin]))
         #expect(run(harness) == ExitStatus.cancelled)
         #expect(harness.sink.output.first == #"{"msg":"CHANGE_PIN"}"#)
-        #expect(harness.sink.output.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+        #expect(
+            harness.sink.output.last == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_User_Cancelled"}"#)
         #expect(harness.sink.error.isEmpty, "a cancellation in JSON mode says nothing on stderr")
         #expect(harness.card.passwords.pin == "123456")
     }
@@ -95,7 +96,7 @@ import Glibc
                 "CHANGE_PIN",
             ])
         #expect(harness.sink.output.contains(#"{"msg":"BAD_STATE","error":"SET_NEW_PIN"}"#))
-        #expect(harness.sink.output.contains(#"{"msg":"API_LEVEL","available":[1,2],"current":2}"#))
+        #expect(harness.sink.output.contains(#"{"msg":"API_LEVEL","available":[1,2,3],"current":3}"#))
         #expect(harness.sink.output.contains(#"{"msg":"BAD_STATE","error":"ACCEPT"}"#))
         #expect(harness.card.passwords.pin == "654321")
     }
@@ -110,7 +111,8 @@ import Glibc
         #expect(run(harness) == ExitStatus.interrupted)
         input.close()
         #expect(harness.sink.messages == ["CHANGE_PIN", "READER", "ENTER_PIN", "CHANGE_PIN"])
-        #expect(harness.sink.output.last == #"{"msg":"CHANGE_PIN","success":false}"#)
+        #expect(
+            harness.sink.output.last == #"{"msg":"CHANGE_PIN","success":false,"reason":"Change_Pin_User_Cancelled"}"#)
         #expect(harness.sink.error.isEmpty, "interrupted JSON: the last JSON line says it")
         // The grace period is armed (by the signal thread, which may still be at it after the
         // workflow ended); only if the workflow had not ended would it end eid: it has, so its
@@ -152,9 +154,10 @@ import Glibc
         let reader = ReaderInfo(name: "R", keypad: false, card: .eID(CardInfo(retryCounter: 2)))
         board.note(.enterPIN(error: nil, reader: reader))
         #expect(answers.answer(.getReaderList) == .readerList([reader]))
-        #expect(answers.answer(.getReader(name: "R")) == .reader(reader))
+        #expect(answers.answer(.getReader(name: .value("R"))) == .reader(reader))
         #expect(
-            answers.answer(.getReader(name: "X")) == .reader(ReaderInfo(name: "X", attached: false, card: .none)))
+            answers.answer(.getReader(name: .value("X")))
+                == .reader(ReaderInfo(name: "X", attached: false, card: .none)))
         #expect(answers.answer(.getInfo) == .info(VersionInfo(implementationVersion: "9.9")))
         #expect(answers.answer(.cancel) == nil)
     }

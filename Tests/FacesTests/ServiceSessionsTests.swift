@@ -90,7 +90,105 @@ import Workflows
         say(client, #"{"cmd":"SET_API_LEVEL","level":1}"#)
         #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","current":1}"#)
         say(client, #"{"cmd":"GET_API_LEVEL"}"#)
-        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2,3],"current":1}"#)
+        #expect(!sent.all.joined().contains("123456"))
+    }
+
+    /// The level-3 answers between workflows, as AusweisApp 2.5 gives them (and at level 1 and
+    /// 2 as AusweisApp2 1.26.2): GET_STATUS, RUN_AUTH refused with AUTH `error`, no workflow.
+    @Test func betweenWorkflowsAtEachLevel() throws {
+        let sessions = try sessions(Harness())
+        let (client, sent) = try connect(sessions)
+        say(client, #"{"cmd":"GET_API_LEVEL"}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2,3],"current":3}"#)
+        say(client, #"{"cmd":"GET_STATUS"}"#)
+        #expect(sent.next("STATUS") == #"{"msg":"STATUS","workflow":null,"progress":null,"state":null}"#)
+        say(client, #"{"cmd":""}"#)
+        #expect(sent.next("INVALID") == #"{"msg":"INVALID","error":"Command cannot be undefined"}"#)
+        say(client, #"{"cmd":"INTERRUPT"}"#)
+        #expect(sent.next("UNKNOWN_COMMAND") == #"{"msg":"UNKNOWN_COMMAND","error":"INTERRUPT"}"#)
+        say(client, #"{"cmd":"CONTINUE"}"#)
+        #expect(sent.next("BAD_STATE") == #"{"msg":"BAD_STATE","error":"CONTINUE"}"#)
+        for (line, error) in [
+            (#"{"cmd":"RUN_AUTH"}"#, "tcTokenURL cannot be undefined"),
+            (#"{"cmd":"RUN_AUTH","tcTokenURL":5}"#, "Invalid tcTokenURL"),
+            (#"{"cmd":"RUN_AUTH","tcTokenURL":"notaurl"}"#, "Validation of tcTokenURL failed"),
+        ] {
+            say(client, line)
+            #expect(sent.next("AUTH") == #"{"msg":"AUTH","error":"\#(error)"}"#, "\(line)")
+        }
+        // Nothing started: the service is free.
+        #expect(sessions.claim())
+        sessions.release()
+        say(client, #"{"cmd":"GET_INFO"}"#)
+        #expect(sent.next("INFO")?.hasSuffix(#","AusweisApp":"UNKNOWN"}"#) == true)
+        say(client, #"{"cmd":"SET_API_LEVEL","level":2}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","current":2}"#)
+        say(client, #"{"cmd":"GET_INFO"}"#)
+        #expect(sent.next("INFO")?.contains("AusweisApp") == false)
+        say(client, #"{"cmd":"CONTINUE"}"#)
+        #expect(sent.next("UNKNOWN_COMMAND") == #"{"msg":"UNKNOWN_COMMAND","error":"CONTINUE"}"#)
+        say(client, #"{"cmd":"GET_READER"}"#)
+        #expect(sent.next("READER") == #"{"msg":"READER","error":"Name cannot be undefined"}"#)
+        say(client, #"{"cmd":"SET_API_LEVEL","level":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","current":1}"#)
+        say(client, #"{"cmd":"GET_STATUS"}"#)
+        #expect(sent.next("UNKNOWN_COMMAND") == #"{"msg":"UNKNOWN_COMMAND","error":"GET_STATUS"}"#)
+    }
+
+    /// An authentication at level 2 sends STATUS as AusweisApp2 1.26.2 does (0, 20, 40, 60, 80 and
+    /// 100 before the successful end, state null); GET_STATUS at a question names it; with
+    /// `status: false`, no automatic STATUS at all.
+    @Test func statusDuringAnAuthentication() throws {
+        let server = try InProcessEIDServer()
+        let sessions = try sessions(Harness(), server: server)
+        let (client, sent) = try connect(sessions)
+        say(client, #"{"cmd":"SET_API_LEVEL","level":2}"#)
+        #expect(sent.next("API_LEVEL") != nil)
+        say(client, #"{"cmd":"RUN_AUTH","tcTokenURL":"\#(InProcessEIDServer.tcTokenURL)"}"#)
+        #expect(sent.next("STATUS") == #"{"msg":"STATUS","workflow":"AUTH","progress":0,"state":null}"#)
+        #expect(sent.next("ACCESS_RIGHTS") != nil)
+        say(client, #"{"cmd":"GET_STATUS"}"#)
+        #expect(
+            sent.next("STATUS") == #"{"msg":"STATUS","workflow":"AUTH","progress":0,"state":"ACCESS_RIGHTS"}"#)
+        say(client, #"{"cmd":"ACCEPT"}"#)
+        #expect(sent.next("ENTER_PIN") != nil)
+        say(client, #"{"cmd":"SET_PIN","value":"123456"}"#)
+        for percent in [20, 40, 60, 80, 100] {
+            #expect(
+                sent.next("STATUS") == #"{"msg":"STATUS","workflow":"AUTH","progress":\#(percent),"state":null}"#)
+        }
+        #expect(sent.next("AUTH")?.contains("resultmajor#ok") == true)
+        say(client, #"{"cmd":"GET_STATUS"}"#)
+        #expect(sent.next("STATUS") == #"{"msg":"STATUS","workflow":null,"progress":null,"state":null}"#)
+        #expect(!sent.all.joined().contains("123456"))
+    }
+
+    /// A client that has gone frees its place at once: one that connects right after is taken.
+    @Test func aClosedClientsPlaceIsFreeAtOnce() throws {
+        let sessions = try sessions(Harness())
+        let (client, _) = try connect(sessions)
+        #expect(!sessions.acceptsSDKClient)
+        client.closed()
+        #expect(sessions.acceptsSDKClient)
+        client.closed()
+        let (next, sent) = try connect(sessions)
+        say(next, #"{"cmd":"GET_API_LEVEL"}"#)
+        #expect(sent.next("API_LEVEL") != nil)
+    }
+
+    @Test func runAuthWithStatusFalseSendsNoStatus() throws {
+        let server = try InProcessEIDServer()
+        let sessions = try sessions(Harness(), server: server)
+        let (client, sent) = try connect(sessions)
+        say(client, #"{"cmd":"RUN_AUTH","status":false,"tcTokenURL":"\#(InProcessEIDServer.tcTokenURL)"}"#)
+        #expect(sent.next("ACCESS_RIGHTS") != nil)
+        say(client, #"{"cmd":"ACCEPT"}"#)
+        #expect(sent.next("ENTER_PIN") != nil)
+        say(client, #"{"cmd":"SET_PIN","value":"123456"}"#)
+        #expect(sent.next("AUTH")?.contains("resultmajor#ok") == true)
+        say(client, #"{"cmd":"GET_STATUS"}"#)
+        #expect(sent.next("STATUS") == #"{"msg":"STATUS","workflow":null,"progress":null,"state":null}"#)
         #expect(!sent.all.joined().contains("123456"))
     }
 
@@ -108,7 +206,7 @@ import Workflows
         #expect(sent.next("BAD_STATE") == #"{"msg":"BAD_STATE","error":"RUN_AUTH"}"#)
         // The level set between workflows holds in the workflow too.
         say(client, #"{"cmd":"GET_API_LEVEL"}"#)
-        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2],"current":1}"#)
+        #expect(sent.next("API_LEVEL") == #"{"msg":"API_LEVEL","available":[1,2,3],"current":1}"#)
         say(client, #"{"cmd":"SET_PIN","value":"123456"}"#)
         #expect(sent.next("ENTER_NEW_PIN") != nil)
         say(client, #"{"cmd":"SET_NEW_PIN","value":"123456"}"#)

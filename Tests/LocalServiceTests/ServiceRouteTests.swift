@@ -40,7 +40,8 @@ import Testing
         #expect(route("/eID-Client?Status", method: "POST") == .refused(.methodNotAllowed))
         #expect(route("/eID-Kernel") == .sdk)
         #expect(route("/") == .refused(.notFound))
-        #expect(route("/favicon.ico") == .refused(.notFound))
+        #expect(route("/favicon.ico") == .favicon, "AusweisApp2 1.26.2 serves an icon")
+        #expect(route("/favicon.ico", method: "POST") == .refused(.notFound))
         #expect(route("/eID-Client/") == .refused(.notFound))
     }
 

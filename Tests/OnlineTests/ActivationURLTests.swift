@@ -18,6 +18,22 @@ import Testing
         #expect(try ActivationURL.tcTokenURL(from: argument) == Self.target)
     }
 
+    /// An SDK's RUN_AUTH: its tcTokenURL, percent-encoded whole into a local activation URL,
+    /// comes back out unchanged, and goes through the same checks.
+    @Test func runAuthTcTokenURLsGoThroughALocalActivationURL() throws {
+        for url in ["https://a.example/t?x=1&y=%20z#f", "https://127.0.0.1:8443/tctoken?fault=psk"] {
+            let activation = ActivationURL.localActivationURL(tcTokenURL: url)
+            #expect(activation.hasPrefix("http://127.0.0.1:24727/eID-Client?tcTokenURL=https%3A%2F%2F"))
+            #expect(try ActivationURL.tcTokenURL(from: activation) == url)
+        }
+        #expect(throws: ActivationURLError.tcTokenURLNotHTTPS) {
+            try ActivationURL.tcTokenURL(from: ActivationURL.localActivationURL(tcTokenURL: "http://a.example/t"))
+        }
+        #expect(ActivationURL.isUsableSDKTcTokenURL("http://127.0.0.1:9/tc"))
+        #expect(!ActivationURL.isUsableSDKTcTokenURL("notaurl"))
+        #expect(!ActivationURL.isUsableSDKTcTokenURL(""))
+    }
+
     @Test func refusesWhatIsNoActivationURL() {
         #expect(throws: ActivationURLError.notAnActivationURL) {
             try ActivationURL.tcTokenURL(from: "http://service.example/tctoken")

@@ -38,13 +38,13 @@ import Testing
                 communityId: "02760400110000"),
             effective: ["Address", "FamilyName", "GivenNames", "AgeVerification"],
             optional: ["GivenNames", "AgeVerification"], required: ["Address", "FamilyName"],
-            transactionInfo: "this is an example", canAllowed: false)
+            transactionInfo: "this is an example")
         #expect(
             SDKMessage.accessRights(info).jsonLine == """
                 {"msg":"ACCESS_RIGHTS","error":"some optional error message","aux":{"ageVerificationDate":"1999-07-20",\
                 "requiredAge":"18","validityDate":"2017-07-20","communityId":"02760400110000"},"chat":{"effective":\
                 ["Address","FamilyName","GivenNames","AgeVerification"],"optional":["GivenNames","AgeVerification"],\
-                "required":["Address","FamilyName"]},"transactionInfo":"this is an example","canAllowed":false}
+                "required":["Address","FamilyName"]},"transactionInfo":"this is an example"}
                 """)
         let minimal = AccessRightsInfo(effective: ["DocumentType"], optional: [], required: ["DocumentType"])
         #expect(
@@ -73,26 +73,62 @@ import Testing
 
     @Test func authCommands() {
         guard
-            case .command(.runAuth(tcTokenURL: "https://test.governikus-eid.de/DEMO")) = parse(
-                #"{"cmd":"RUN_AUTH","tcTokenURL":"https://test.governikus-eid.de/DEMO"}"#)
+            case .command(
+                .runAuth(tcTokenURL: .value("https://test.governikus-eid.de/DEMO"), options: WorkflowOptions())) =
+                parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"https://test.governikus-eid.de/DEMO"}"#)
         else {
             Issue.record("RUN_AUTH")
             return
         }
         guard case .command(.getAccessRights) = parse(#"{"cmd":"GET_ACCESS_RIGHTS"}"#),
             case .command(.getCertificate) = parse(#"{"cmd":"GET_CERTIFICATE"}"#),
-            case .command(.setAccessRights([])) = parse(#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#),
-            case .command(.setAccessRights(["FamilyName"])) = parse(
+            case .command(.setAccessRights(.entries([]))) = parse(#"{"cmd":"SET_ACCESS_RIGHTS","chat":[]}"#),
+            case .command(.setAccessRights(.entries(["FamilyName"]))) = parse(
                 #"{"cmd":"SET_ACCESS_RIGHTS","chat":["FamilyName"]}"#)
         else {
             Issue.record("GET_ACCESS_RIGHTS, GET_CERTIFICATE, SET_ACCESS_RIGHTS")
             return
         }
-        // A chat that is not a list of names is no chat: the workflow answers with an error.
-        for line in [#"{"cmd":"SET_ACCESS_RIGHTS"}"#, #"{"cmd":"SET_ACCESS_RIGHTS","chat":["A",1]}"#] {
-            guard case .command(.setAccessRights(nil)) = parse(line) else {
+        // The chat as read; the workflow answers what cannot be taken with AusweisApp's errors.
+        let chats: [(String, AccessRightsChoice)] = [
+            (#"{"cmd":"SET_ACCESS_RIGHTS"}"#, .undefined), (#"{"cmd":"SET_ACCESS_RIGHTS","chat":"A"}"#, .notAList),
+            (#"{"cmd":"SET_ACCESS_RIGHTS","chat":["A",1]}"#, .entries(["A", nil])),
+        ]
+        for (line, choice) in chats {
+            guard case .command(.setAccessRights(let found)) = parse(line) else {
                 Issue.record("\(line)")
                 continue
+            }
+            #expect(found == choice, "\(line)")
+        }
+    }
+
+    @Test func runAuthAndRunChangePINMembers() {
+        let lines: [(String, SDKCommand?)] = [
+            (#"{"cmd":"RUN_AUTH"}"#, .runAuth(tcTokenURL: .undefined, options: WorkflowOptions())),
+            (#"{"cmd":"RUN_AUTH","tcTokenURL":5}"#, .runAuth(tcTokenURL: .invalid, options: WorkflowOptions())),
+            (
+                #"{"cmd":"RUN_AUTH","tcTokenURL":"x","status":false,"developerMode":true,"handleInterrupt":false,"messages":{"sessionStarted":"s"}}"#,
+                .runAuth(
+                    tcTokenURL: .value("x"),
+                    options: WorkflowOptions(status: false, developerMode: true, handleInterrupt: false))
+            ),
+            // A member that is not a boolean counts as absent.
+            (#"{"cmd":"RUN_CHANGE_PIN","status":"no"}"#, .runChangePIN(WorkflowOptions())),
+            (#"{"cmd":"RUN_CHANGE_PIN","status":false}"#, .runChangePIN(WorkflowOptions(status: false))),
+        ]
+        for (line, expected) in lines {
+            guard case .command(let command) = parse(line) else {
+                Issue.record("not a command: \(line)")
+                continue
+            }
+            switch (command, expected) {
+            case (.runAuth(let url, let options), .runAuth(let url2, let options2)?):
+                #expect(url == url2 && options == options2, "\(line)")
+            case (.runChangePIN(let options), .runChangePIN(let options2)?):
+                #expect(options == options2, "\(line)")
+            default:
+                Issue.record("\(line) read as \(command.name)")
             }
         }
     }

@@ -11,32 +11,46 @@ import Testing
         ])
         #expect(
             list.jsonLine == """
-                {"msg":"READER_LIST","reader":[{"name":"Example reader 1 [SmartCard] (1234567) 01 00","attached":true,\
-                "keypad":true,"card":null},{"name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
-                "deactivated":false,"retryCounter":3}}]}
+                {"msg":"READER_LIST","readers":[{"name":"Example reader 1 [SmartCard] (1234567) 01 00",\
+                "insertable":false,"attached":true,"keypad":true,"card":null},{"name":"NFC","insertable":false,\
+                "attached":true,"keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}]}
                 """)
+        // AusweisApp2 1.26.2: `readers` at level 2 too, `reader` at level 1.
+        #expect(list.jsonLine(level: 2).hasPrefix(#"{"msg":"READER_LIST","readers":["#))
+        #expect(list.jsonLine(level: 1).hasPrefix(#"{"msg":"READER_LIST","reader":["#))
     }
 
     @Test func readerShapes() {
         #expect(
             SDKMessage.reader(card).jsonLine == """
-                {"msg":"READER","name":"NFC","attached":true,"keypad":false,"card":{"inoperative":false,\
+                {"msg":"READER","name":"NFC","insertable":false,"attached":true,"keypad":false,"card":{"inoperative":false,\
                 "deactivated":false,"retryCounter":3}}
                 """)
-        // A detached reader has no keypad field; an unknown card is an empty object.
+        // A detached reader is only its name; the same at every level.
+        for level in APILevel.available {
+            #expect(
+                SDKMessage.reader(ReaderInfo(name: "R", attached: false, card: .none)).jsonLine(level: level)
+                    == #"{"msg":"READER","name":"R","attached":false}"#)
+        }
+        // An unknown card is an empty object at level 3, null below.
+        let unknown = SDKMessage.reader(ReaderInfo(name: "R", card: .unknown))
         #expect(
-            SDKMessage.reader(ReaderInfo(name: "R", attached: false, card: .none)).jsonLine
-                == #"{"msg":"READER","name":"R","attached":false,"card":null}"#)
+            unknown.jsonLine
+                == #"{"msg":"READER","name":"R","insertable":false,"attached":true,"keypad":false,"card":{}}"#)
         #expect(
-            SDKMessage.reader(ReaderInfo(name: "R", card: .unknown)).jsonLine
-                == #"{"msg":"READER","name":"R","attached":true,"keypad":false,"card":{}}"#)
+            unknown.jsonLine(level: 2)
+                == #"{"msg":"READER","name":"R","insertable":false,"attached":true,"keypad":false,"card":null}"#)
+        #expect(unknown.jsonLine(level: 1) == unknown.jsonLine(level: 2))
+        #expect(
+            SDKMessage.readerRefused(error: "Name cannot be undefined").jsonLine
+                == #"{"msg":"READER","error":"Name cannot be undefined"}"#)
     }
 
     @Test func enterMessagesCarryErrorAndReader() {
         #expect(
             SDKMessage.enterPIN(error: "You must provide 6 digits", reader: card).jsonLine == """
-                {"msg":"ENTER_PIN","error":"You must provide 6 digits","reader":{"name":"NFC","attached":true,\
-                "keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}}
+                {"msg":"ENTER_PIN","error":"You must provide 6 digits","reader":{"name":"NFC","insertable":false,\
+                "attached":true,"keypad":false,"card":{"inoperative":false,"deactivated":false,"retryCounter":3}}}
                 """)
         #expect(SDKMessage.enterNewPIN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_NEW_PIN","reader":{"#))
         #expect(SDKMessage.enterCAN(reader: card).jsonLine.hasPrefix(#"{"msg":"ENTER_CAN","reader":"#))
@@ -99,35 +113,40 @@ import Testing
     }
 
     @Test func shapesOfCommandMembers() {
-        guard case .rejected(.invalid(error: "a command must be a JSON object")) = parse("[1,2]") else {
+        guard case .rejected(.invalid(error: "Command cannot be undefined")) = parse("[1,2]") else {
             Issue.record("an array is not a command")
             return
         }
-        guard case .rejected(.invalid(error: "Invalid command")) = parse(#"{"cmd":null}"#) else {
-            Issue.record("a null cmd is not undefined")
-            return
+        // AusweisApp2 1.26.2 and 2.5: a cmd that is not a non-empty string is undefined.
+        for line in [#"{"cmd":null}"#, #"{"cmd":""}"#, #"{"cmd":5}"#, #"{"cmd":["GET_INFO"]}"#] {
+            guard case .rejected(.invalid(error: "Command cannot be undefined")) = parse(line) else {
+                Issue.record("not undefined: \(line)")
+                continue
+            }
         }
         guard case .command(.setSecret(.pin, nil)) = parse(#"{"cmd":"SET_PIN","value":null}"#) else {
             Issue.record("a null value is no value")
             return
         }
         guard
-            case .command(.getReader(name: "Virtual PCD 00 00")) = parse(
+            case .command(.getReader(name: .value("Virtual PCD 00 00"))) = parse(
                 #"{"name":"Virtual PCD 00 00","extra":{"a":[1,2]},"cmd":"GET_READER"}"#)
         else {
             Issue.record("members in any order, unknown members ignored")
             return
         }
-        guard case .command(.getReader(name: nil)) = parse(#"{"cmd":"GET_READER","name":7}"#) else {
-            Issue.record("a name that is not a string is no name")
+        guard case .command(.getReader(name: .invalid)) = parse(#"{"cmd":"GET_READER","name":7}"#),
+            case .command(.getReader(name: .undefined)) = parse(#"{"cmd":"GET_READER"}"#)
+        else {
+            Issue.record("a name that is not a string is invalid, a missing one undefined")
             return
         }
     }
 
     @Test(arguments: [
-        ("null", "the line is not valid JSON"), ("true", "a command must be a JSON object"),
-        ("1", "a command must be a JSON object"), (#""CANCEL""#, "a command must be a JSON object"),
-        ("[]", "a command must be a JSON object"), ("{}", "Command cannot be undefined"),
+        ("null", "the line is not valid JSON"), ("true", "Command cannot be undefined"),
+        ("1", "Command cannot be undefined"), (#""CANCEL""#, "Command cannot be undefined"),
+        ("[]", "Command cannot be undefined"), ("{}", "Command cannot be undefined"),
         ("", "the line is not valid JSON"), ("  ", "the line is not valid JSON"),
         (#"{"cmd":"CANCEL"} x"#, "the line is not valid JSON"), (#"{"cmd":"CANCEL"}{}"#, "the line is not valid JSON"),
     ])
@@ -169,7 +188,8 @@ import Testing
             Issue.record("expected CANCEL")
             return
         }
-        guard case .command(.getReader(name: "R 😀")) = parse(#"{"cmd":"GET_READER","name":"R \ud83d\ude00"}"#) else {
+        guard case .command(.getReader(name: .value("R 😀"))) = parse(#"{"cmd":"GET_READER","name":"R \ud83d\ude00"}"#)
+        else {
             Issue.record("expected the name with its surrogate pair joined")
             return
         }
@@ -180,7 +200,8 @@ import Testing
             Issue.record("expected UNKNOWN_COMMAND")
             return
         }
-        guard case .command(.runAuth(tcTokenURL: "x")) = parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"x"}"#) else {
+        guard case .command(.runAuth(tcTokenURL: .value("x"), _)) = parse(#"{"cmd":"RUN_AUTH","tcTokenURL":"x"}"#)
+        else {
             Issue.record("expected RUN_AUTH")
             return
         }
@@ -218,7 +239,7 @@ import Testing
         #expect(APILevel.set(.level(1), current: 2).current == 1)
         #expect(APILevel.set(.level(1), current: 2).message.jsonLine == #"{"msg":"API_LEVEL","current":1}"#)
         let refused = [
-            (APILevel.Request.level(3), "Unknown level"), (.level(0), "Unknown level"), (.fraction, "Unknown level"),
+            (APILevel.Request.level(4), "Unknown level"), (.level(0), "Unknown level"), (.fraction, "Unknown level"),
             (.invalid, "Invalid level"), (.undefined, "Level cannot be undefined"),
         ]
         for (request, error) in refused {
@@ -228,6 +249,7 @@ import Testing
         }
         #expect(
             SDKMessage.apiLevel(error: nil, available: APILevel.available, current: APILevel.initial).jsonLine
-                == #"{"msg":"API_LEVEL","available":[1,2],"current":2}"#)
+                == #"{"msg":"API_LEVEL","available":[1,2,3],"current":3}"#)
+        #expect(APILevel.set(.level(3), current: 1).message.jsonLine == #"{"msg":"API_LEVEL","current":3}"#)
     }
 }

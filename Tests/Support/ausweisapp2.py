@@ -190,9 +190,17 @@ class SDKClient:
         self.last_received = {}
 
     @classmethod
-    async def connect(cls, url, timeout=10.0):
+    async def connect(cls, url, timeout=10.0, api_level=2):
+        """Connects and sends SET_API_LEVEL `api_level` first (None: nothing): the peer scripts
+        compare AusweisApp2 1.26.2, whose level is 2, with eid serve, which starts at 3."""
         ws = await asyncio.wait_for(websockets.connect(url, open_timeout=timeout), timeout)
-        return cls(ws)
+        client = cls(ws)
+        if api_level is not None:
+            await client.send("SET_API_LEVEL", level=api_level)
+            answer = await client.expect("API_LEVEL", timeout=timeout)
+            if answer.get("current") != api_level:
+                raise PeerError(f"SET_API_LEVEL {api_level} answered {strip(answer)}")
+        return client
 
     async def send(self, cmd, **fields):
         message = {"cmd": cmd, **fields}

@@ -80,7 +80,7 @@ def wait_for_empty_reader():
     has seen the old one go can be listed while it cannot yet be opened."""
     for _ in range(50):
         out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
-        if f'"name":"{READER}","attached":true,"keypad":false,"card":null' in out:
+        if f'"name":"{READER}","insertable":false,"attached":true,"keypad":false,"card":null' in out:
             return
         time.sleep(0.1)
 
@@ -91,7 +91,7 @@ def start_sim(*args):
                            stdout=subprocess.DEVNULL, stderr=trace)
     for _ in range(150):
         out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
-        if f'"name":"{READER}","attached":true,"keypad":false,"card":{{' in out:
+        if f'"name":"{READER}","insertable":false,"attached":true,"keypad":false,"card":{{' in out:
             return sim, trace
         time.sleep(0.1)
     sim.terminate()
@@ -918,7 +918,7 @@ def compare_serve(runs):
 def wait_for_card():
     for _ in range(150):
         out = subprocess.run([f"{BIN}/eid", "readers", "--json"], capture_output=True, text=True).stdout
-        if f'"name":"{READER}","attached":true,"keypad":false,"card":{{' in out:
+        if f'"name":"{READER}","insertable":false,"attached":true,"keypad":false,"card":{{' in out:
             return
         time.sleep(0.1)
     raise SystemExit("bench: the software card did not appear")

@@ -121,7 +121,7 @@ lines = sys.argv[1].splitlines()
 assert len(lines) == 1, lines
 msg = json.loads(lines[0])
 assert msg["msg"] == "READER_LIST", msg
-sim = [r for r in msg["reader"] if r["name"] == "Simulator"]
+sim = [r for r in msg["readers"] if r["name"] == "Simulator"]
 assert len(sim) == 1 and sim[0]["attached"] is True and sim[0]["card"]["retryCounter"] == 3, msg
 PY
 # The desktop entry's command line parses: an eid:// link whose tcTokenURL is not https is

@@ -15,7 +15,7 @@ show() {
 
 wait_for_card() {
     for _ in $(seq 1 100); do
-        "$bin/eid" readers --json | grep -q "\"name\":\"$reader\",\"attached\":true,\"keypad\":false,\"card\":{\"" && return 0
+        "$bin/eid" readers --json | grep -q "\"name\":\"$reader\",\"insertable\":false,\"attached\":true,\"keypad\":false,\"card\":{\"" && return 0
         sleep 0.1
     done
     echo "demo: the software card did not show up in $reader" >&2
@@ -28,7 +28,7 @@ stop_sim() {
     sim_pid=
     # Like a card taken out of a reader: wait until pcscd has seen it go.
     for _ in $(seq 1 100); do
-        "$bin/eid" readers --json | grep -q "\"name\":\"$reader\",\"attached\":true,\"keypad\":false,\"card\":null" && return 0
+        "$bin/eid" readers --json | grep -q "\"name\":\"$reader\",\"insertable\":false,\"attached\":true,\"keypad\":false,\"card\":null" && return 0
         sleep 0.1
     done
 }

@@ -480,7 +480,7 @@ class Case:
         if status != 0:
             raise CaseFailed(f"eid readers --json ended with {status}: {mask(err.strip())[-300:]}")
         try:
-            readers = json.loads(out.strip().splitlines()[-1])["reader"]
+            readers = json.loads(out.strip().splitlines()[-1])["readers"]
         except (ValueError, KeyError, IndexError):
             raise CaseFailed(f"eid readers --json printed no READER_LIST: {out.strip()[-300:]!r}")
         phones = [r for r in readers if not r.get("name", "").startswith("Virtual PCD")]

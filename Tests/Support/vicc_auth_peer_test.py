@@ -147,7 +147,7 @@ class EmulatedCard:
             listing = subprocess.run([os.path.join(bin_dir, "eid"), "readers", "--json"], capture_output=True,
                                      text=True, timeout=30)
             try:
-                readers = json.loads(listing.stdout).get("reader", [])
+                readers = json.loads(listing.stdout).get("readers", [])
             except ValueError:
                 readers = []
             entry = next((r for r in readers if r.get("name") == reader), None)

@@ -414,6 +414,24 @@ final class ReactivePeer: ScriptedPeer {
                 card: SimulatedEIDCard(profile: CardProfile(pinRetries: 1))) == Self.order)
     }
 
+    /// An http tcTokenURL (as an SDK's RUN_AUTH names it) is refused before the TcToken: 0 %, then
+    /// 80 %, as AusweisApp2 1.26.2 reports it.
+    @Test func anHTTPTcTokenURLReportsZeroThen80() throws {
+        let server = try FakeEIDServer()
+        let workflow = AuthWorkflow(
+            configuration: .init(
+                url: ActivationURL.localActivationURL(tcTokenURL: "http://127.0.0.1:9/tc"),
+                trustAnchors: [TestCertificateAuthority.project.certificate], date: .todayUTC(),
+                csca: SimulatorTestPKI.csca),
+            fetch: server.fetch(), provider: SimulatorReaderProvider(card: SimulatedEIDCard()), peer: ScriptedPeer([]),
+            timeouts: .init(card: 5, input: 5))
+        var seen: [AuthProgress] = []
+        workflow.onProgress = { seen.append($0) }
+        let result = workflow.run()
+        #expect(seen.map(\.percent) == [0, 80])
+        #expect(AuthResult(result.outcome).minor == ECardAPIResult.Minor.trustedChannelEstablishmentFailed.rawValue)
+    }
+
     @Test func aCancelBeforeTheCardGoesStraightTo80() throws {
         let cancelled = try progress([AuthWorkflowTests.cancel])
         #expect(cancelled == [.start, AuthProgress(percent: 80, step: .sendingToProvider)])

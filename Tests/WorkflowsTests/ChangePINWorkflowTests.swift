@@ -148,7 +148,7 @@ import Testing
         }
         #expect(shown.last?.card.eIDCard?.inoperative == true, "READER with inoperative true, as AusweisApp2 shows it")
         #expect(peer.names.filter { $0 == "ENTER_PUK" }.count == 1, "asked once")
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Establish_Pace_Channel_Puk_Inoperative"))
         #expect(card.operations == ["PACE puk", "unblock"])
     }
 
@@ -180,7 +180,7 @@ import Testing
         let (outcome, peer, card) = run(lines, counter: counter, channel: channel)
         #expect(outcome == .cancelled)
         #expect(peer.names.dropLast().last == prompt)
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Change_Pin_User_Cancelled"))
         #expect(card.operations == operations)
         #expect(channel.resets == 1)
     }
@@ -231,7 +231,7 @@ import Testing
     @Test func cancelEndsWithSuccessFalse() {
         let (outcome, peer, card) = run([#"{"cmd":"CANCEL"}"#, Self.pin])
         #expect(outcome == .cancelled)
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Change_Pin_User_Cancelled"))
         #expect(card.operations.isEmpty)
     }
 
@@ -253,7 +253,7 @@ import Testing
             if case .reader(let r) = m { return r } else { return nil }
         }
         #expect(reader.first?.card.eIDCard?.deactivated == true)
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Change_Pin_User_Cancelled"))
     }
 
     @Test func deactivatedCardWaitsUntilTimeout() {
@@ -284,6 +284,6 @@ import Testing
         let workflow = ChangePINWorkflow(
             pace: PACEConfiguration(provider: provider, peer: peer, openSession: { _, _ in card }))
         #expect(workflow.run() == .cardError(.cardRemoved))
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Card_Removed"))
     }
 }

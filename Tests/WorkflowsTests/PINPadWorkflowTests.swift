@@ -100,7 +100,7 @@ import Testing
         let card = SimulatedEIDCard()
         let (outcome, peer) = changePIN([Self.pin], keypad: SimulatedKeypad(), card: card)
         #expect(outcome == .cancelled)
-        #expect(peer.messages.last == .changePIN(success: false))
+        #expect(peer.messages.last == .changePIN(success: false, reason: "Change_Pin_User_Cancelled"))
         #expect(card.passwords.pinRetryCounter == 3, "nothing was tried on the card")
     }
 

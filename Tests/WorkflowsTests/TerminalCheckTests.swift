@@ -280,10 +280,20 @@ import Testing
             rights.optional == [.readDG5, .ageVerification, .canAllowed], "DG11 (sex) is not shown; DG4 is required")
         #expect(
             rights.effectiveCHAT == CHAT(role: .terminal, rights: [.readDG4, .readDG5, .ageVerification, .canAllowed]))
-        #expect(rights.select(sdkNames: ["AgeVerification"]) == nil)
+        #expect(rights.select(.entries(["AgeVerification"])) == nil)
         #expect(rights.effective == [.readDG4, .ageVerification])
-        #expect(rights.select(sdkNames: ["GivenNames"]) != nil, "a required right is not optional")
+        #expect(
+            rights.select(.entries(["GivenNames"])) == "Entry in 'chat' data is not available",
+            "a required right is not optional")
         #expect(rights.effective == [.readDG4, .ageVerification], "a refused choice changes nothing")
+        // AusweisApp's errors, in its order; each leaves the choice as it was.
+        #expect(rights.select(.undefined) == "'chat' cannot be undefined")
+        #expect(rights.select(.notAList) == "Invalid 'chat' data")
+        #expect(rights.select(.entries(["FamilyName", nil])) == "Entry in 'chat' data needs to be string")
+        #expect(rights.select(.entries(["NoSuchRight", "FamilyName"])) == "Entry in 'chat' data is invalid")
+        #expect(rights.effective == [.readDG4, .ageVerification])
+        #expect(rights.select(.entries([])) == nil, "an empty list deselects every optional right")
+        #expect(rights.effective == [.readDG4])
         #expect(AccessRightsRequest.sdkNames(rights.optional) == ["FamilyName", "AgeVerification", "CanAllowed"])
 
         let none = try AccessRightsRequest(

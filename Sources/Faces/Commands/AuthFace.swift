@@ -119,9 +119,12 @@ public struct AuthFace {
         var peer: SDKPeer = wiring
         var status: StatusReport?
         if options.json {
-            status = StatusReport(inner: wiring)
+            status = StatusReport(
+                inner: wiring, workflow: "AUTH", status: context.sdkStatus, enabled: context.workflowOptions.status,
+                level: console.apiLevel)
             peer = status!
         }
+        defer { if options.json { context.sdkStatus.end() } }
         let workflow = AuthWorkflow(
             configuration: .init(
                 url: url, trustAnchors: trust.anchors, linkCertificates: trust.links, date: trust.date,

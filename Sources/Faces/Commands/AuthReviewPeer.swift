@@ -95,7 +95,7 @@ final class AuthReviewPeer: SDKPeer {
                 console.out(
                     "Not sent (--deny): \(rights.optional.filter(deny.contains).map(Self.words).joined(separator: ", "))."
                 )
-                return .command(.setAccessRights(keep))
+                return .command(.setAccessRights(.entries(keep)))
             }
             return nextCommand(timeout: timeout)
         case .needConfirmation:

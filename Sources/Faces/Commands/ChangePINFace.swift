@@ -35,8 +35,17 @@ public struct ChangePINFace {
         let console = session.context.console
         let wired: FaceSession.Wired
         do { wired = try session.wire() } catch { return console.report(error.reason) }
+        // GET_STATUS's view of the workflow (change PIN sends no automatic STATUS: its progress
+        // does not move, as in AusweisApp).
+        let status = session.context.sdkStatus
+        let peer: SDKPeer =
+            options.json
+            ? StatusReport(
+                inner: wired.peer, workflow: "CHANGE_PIN", status: status, enabled: false,
+                level: session.context.console.apiLevel) : wired.peer
+        defer { if options.json { status.end() } }
         let workflow = ChangePINWorkflow(
-            provider: wired.provider, peer: wired.peer, readerName: options.reader,
+            provider: wired.provider, peer: peer, readerName: options.reader,
             timeouts: .init(card: options.timeout, input: options.timeout))
         // The start message goes out before any input is read, so it is always the first line.
         let outcome = wired.run { startInput in workflow.runStarting(startInput) }

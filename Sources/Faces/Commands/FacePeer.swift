@@ -34,6 +34,11 @@ public final class FacePeer: SDKPeer {
     public func send(_ message: SDKMessage) {
         switch output {
         case .json:
+            // Below API level 3 a card that is not an eID card is not news (AusweisApp2 1.26.2
+            // sends no READER for it).
+            if case .reader(let reader) = message, reader.card == .unknown, console.apiLevel.withLock({ $0 }) < 3 {
+                break
+            }
             console.json(message)
         case .sentences(let face):
             if let line = face.render(message) { console.out(line) }

@@ -26,11 +26,11 @@ public final class SecretRequests {
     /// from earlier messages and changes nothing: `note` learns from the message.
     public func render(_ message: SDKMessage) -> String? {
         switch message {
-        case .changePIN(nil):
+        case .changePIN(nil, _):
             return "Change the PIN of your ID card (Ctrl-C cancels)."
-        case .changePIN(true?):
+        case .changePIN(true?, _):
             return "Done: the PIN has been changed."
-        case .changePIN(false?):
+        case .changePIN(false?, _):
             return nil
         case .insertCard:
             return "Place your ID card on the card reader."

@@ -16,7 +16,7 @@ struct JSONCommandInput {
         let console = context.console
         let board = ReaderBoard(lookup: context.readers.lookup)
         let answers = InstantAnswers(
-            version: context.version, board: board, level: context.apiLevel ?? Locked(APILevel.initial))
+            version: context.version, board: board, level: console.apiLevel, status: context.sdkStatus)
         let queue = CommandQueue(reply: { console.json($0) }, onCancel: { cancelWait() }, answer: answers.answer)
         self.queue = queue
         reader = StandardInputReader(queue: queue, input: context.input, console: console)

@@ -23,8 +23,13 @@ public struct StandardStreams: ConsoleSink {
 public final class Console: Sendable {
     private let lock = Lock()
     private let sink: any ConsoleSink
+    /// The SDK API level its JSON messages are shaped for (SET_API_LEVEL changes it).
+    public let apiLevel: Locked<Int>
 
-    public init(sink: any ConsoleSink = StandardStreams()) { self.sink = sink }
+    public init(sink: any ConsoleSink = StandardStreams(), apiLevel: Locked<Int> = Locked(APILevel.initial)) {
+        self.sink = sink
+        self.apiLevel = apiLevel
+    }
 
     /// A line for a person. Every human line goes through here or `err`, escaped, so that a
     /// reader name or other outside text with control characters cannot act on the terminal.
@@ -32,8 +37,11 @@ public final class Console: Sendable {
 
     public func err(_ line: String) { write(TerminalSafeText.escaped(line), to: .error) }
 
-    /// Prints one SDK message as one JSON line (raw: the JSON encoder escapes it).
-    public func json(_ message: SDKMessage) { write(message.jsonLine, to: .output) }
+    /// Prints one SDK message as one JSON line at the session's API level (raw: the JSON encoder
+    /// escapes it).
+    public func json(_ message: SDKMessage) {
+        write(message.jsonLine(level: apiLevel.withLock { $0 }), to: .output)
+    }
 
     /// Prints a JSON value that is not an SDK message (`eid pair`'s) as one line.
     public func json(_ value: JSONValue) { write(value.text, to: .output) }

@@ -1,4 +1,5 @@
 import Online
+import SDK
 import SmartCard
 import Workflows
 
@@ -25,9 +26,12 @@ public struct FaceContext: Sendable {
     public var terminate: @Sendable (Int32) -> Void
     /// The version INFO reports.
     public var version: String
-    /// The SDK API level of the session the context belongs to (an SDK connection of eid serve
-    /// keeps it across its workflows); nil: each face session starts at the initial level.
-    public var apiLevel: Locked<Int>?
+    /// GET_STATUS's view of the SDK session the context belongs to (an SDK connection of eid
+    /// serve keeps it across its workflows). The session's API level is the console's.
+    public var sdkStatus = WorkflowStatus()
+    /// The members of the RUN_AUTH or RUN_CHANGE_PIN that started the workflow (defaults for a
+    /// workflow started otherwise).
+    public var workflowOptions = WorkflowOptions()
 
     public init(
         console: Console, input: any LineInput, terminal: @escaping @Sendable () -> (any TerminalDevice)?,

@@ -72,7 +72,7 @@ public final class ServiceSessions: LocalServiceDelegate, @unchecked Sendable {
         lock.unlock()
         let done: @Sendable (AuthFace.Ending) -> Void = { finish(ActivationAnswer(ending: $0)) }
         if let sdk {
-            sdk.start(.auth(tcTokenURL: tcTokenURL, finish: done))
+            sdk.start(.auth(url: tcTokenURL, finish: done))
             return .started
         }
         guard let answerer = answerer() else {

@@ -30,6 +30,34 @@ public enum ActivationURL {
         return tcTokenURL
     }
 
+    /// Whether an SDK's RUN_AUTH may start with `tcTokenURL`: a URL with a host (AusweisApp's
+    /// check before any workflow starts; the scheme is the workflow's to refuse).
+    public static func isUsableSDKTcTokenURL(_ tcTokenURL: String) -> Bool {
+        guard let components = URLComponents(string: tcTokenURL), let host = components.host else { return false }
+        return !host.isEmpty
+    }
+
+    /// The activation URL of the local eID client that names `tcTokenURL` (percent-encoded as a
+    /// whole): what an SDK's RUN_AUTH stands for, so that its tcTokenURL goes through the same
+    /// checks as a browser's (an http one ends in trustedChannelEstablishmentFailed).
+    public static func localActivationURL(tcTokenURL: String) -> String {
+        // RFC 3986 2.3: the unreserved characters stay, every other byte of the UTF-8 is %XX.
+        let hex = Array("0123456789ABCDEF".utf8)
+        var encoded: [UInt8] = []
+        for byte in tcTokenURL.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"):
+                encoded.append(byte)
+            default:
+                encoded += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        let query = String(decoding: encoded, as: UTF8.self)
+        return "http://127.0.0.1:\(localPort)/eID-Client?tcTokenURL=\(query)"
+    }
+
     private static func isLocalClient(_ components: URLComponents) -> Bool {
         let host = components.host?.lowercased() ?? ""
         return ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) && components.port == localPort

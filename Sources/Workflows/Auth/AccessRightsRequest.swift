@@ -70,18 +70,38 @@ public struct AccessRightsRequest: Equatable, Sendable {
     /// The effective CHAT for PACE and EAC1 (role terminal, id-AT).
     public var effectiveCHAT: CHAT { CHAT(role: .terminal, rights: effective) }
 
-    /// SET_ACCESS_RIGHTS: `names` are the optional rights to keep. An unknown name, or one that
-    /// is not optional, changes nothing and gives the error text for ACCESS_RIGHTS.
-    public mutating func select(sdkNames names: [String]) -> String? {
-        var chosen: Set<AccessRight> = []
-        for name in names {
-            guard let right = AccessRight(sdkName: name), optional.contains(right) else {
-                return "\(name) is not an optional access right of this service"
-            }
-            chosen.insert(right)
+    /// SET_ACCESS_RIGHTS: `choice` lists the optional rights to keep. A choice that cannot be
+    /// taken changes nothing and gives the error for ACCESS_RIGHTS, in AusweisApp's words and
+    /// order: no `chat`, `chat` not a list, a service without optional rights, then per entry
+    /// one that is not a string or no right's name (both stop there), or a right that is not
+    /// optional here (the others are still looked at).
+    public mutating func select(_ choice: AccessRightsChoice) -> String? {
+        let entries: [String?]
+        switch choice {
+        case .undefined: return "'chat' cannot be undefined"
+        case .notAList: return "Invalid 'chat' data"
+        case .entries(let list): entries = list
         }
-        selected = chosen
-        return nil
+        guard !optional.isEmpty else { return "No optional access rights available" }
+        var chosen: Set<AccessRight> = []
+        var error: String?
+        for entry in entries {
+            guard let name = entry else {
+                error = "Entry in 'chat' data needs to be string"
+                break
+            }
+            guard let right = AccessRight(sdkName: name) else {
+                error = "Entry in 'chat' data is invalid"
+                break
+            }
+            if optional.contains(right) {
+                chosen.insert(right)
+            } else {
+                error = "Entry in 'chat' data is not available"
+            }
+        }
+        if error == nil { selected = chosen }
+        return error
     }
 
     /// The SDK names of `rights` in the SDK's display order (rights without an SDK name are left out).

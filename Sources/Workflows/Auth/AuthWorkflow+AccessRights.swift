@@ -43,13 +43,8 @@ extension AuthWorkflow {
                 peer.send(.accessRights(terminal.accessRightsInfo(rights, today: configuration.date)))
             case .command(.getCertificate):
                 peer.send(.certificate(terminal.certificateInfo))
-            case .command(.setAccessRights(let names)):
-                let error: String?
-                if let names {
-                    error = rights.select(sdkNames: names)
-                } else {
-                    error = "chat must be a list of access right names"
-                }
+            case .command(.setAccessRights(let choice)):
+                let error = rights.select(choice)
                 peer.send(.accessRights(terminal.accessRightsInfo(rights, error: error, today: configuration.date)))
             case .command(let other):
                 if case .setSecret(_, let value) = other { value?.wipe() }

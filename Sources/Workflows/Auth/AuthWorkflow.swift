@@ -90,6 +90,9 @@ public final class AuthWorkflow {
         let entered = { [onState, onProgress] (state: AuthState) in
             onState(state)
             if let next = AuthProgress.after(progress, entering: state) {
+                // The first report is always 0 %: also when the URL is refused before the TcToken
+                // is fetched (AusweisApp2 1.26.2 reports 0 %, then 80 %, for an http tcTokenURL).
+                if progress == nil && next.percent != AuthProgress.start.percent { onProgress(.start) }
                 progress = next
                 onProgress(next)
             }

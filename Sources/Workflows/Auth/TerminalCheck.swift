@@ -135,7 +135,7 @@ public struct TerminalCheck: Equatable, Sendable {
             error: error, aux: aux, effective: AccessRightsRequest.sdkNames(rights.granted),
             optional: AccessRightsRequest.sdkNames(rights.optional),
             required: AccessRightsRequest.sdkNames(rights.required),
-            transactionInfo: transactionInfo, canAllowed: rights.effective.contains(.canAllowed))
+            transactionInfo: transactionInfo)
     }
 
     /// The CERTIFICATE message.

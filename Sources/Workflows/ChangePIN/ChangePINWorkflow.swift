@@ -46,7 +46,8 @@ public final class ChangePINWorkflow {
         peer.send(.changePIN(success: nil))
         started()
         let outcome = runToOutcome()
-        peer.send(.changePIN(success: outcome == .changed))
+        let reason = FailureReason(outcome, timeout: paceConfiguration.timeouts.input)
+        peer.send(.changePIN(success: outcome == .changed, reason: reason?.name))
         return outcome
     }
 

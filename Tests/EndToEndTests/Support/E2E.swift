@@ -207,7 +207,7 @@ enum E2EError: Error {
 /// The reader object named `name` in a READER_LIST line.
 func readerEntry(_ name: String, in json: String) throws -> [String: Any] {
     let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-    guard let readers = object?["reader"] as? [[String: Any]] else {
+    guard let readers = object?["readers"] as? [[String: Any]] else {
         throw E2EError.unexpected("no reader list in \(json)")
     }
     guard let entry = readers.first(where: { $0["name"] as? String == name }) else {
