@@ -227,8 +227,8 @@ sanitize: deps
 # CHAT the user chose, 63Cx, the DTD refusal, Terminal Authentication) is applied alone, built in
 # .build-mutants, judged by the tests that should catch it (end-to-end ones through the test pcscd) and
 # reported KILLED or SURVIVED; the source is restored after each, also on a failure or ^C. The tests first
-# pass unmutated. MUTANTS="NAME ..." runs some; `Tests/Support/mutants.py --list` names them. About an
-# hour on this 2-core machine (every mutant rebuilds the targets above its file).
+# pass unmutated. MUTANTS="NAME ..." runs some; `Tests/Support/mutants.py --list` names them. About 7
+# minutes on this 2-core machine once .build-mutants is built (its first build: 8-10 minutes more).
 MUTANTS ?=
 mutants: deps
 	SWIFT=$(SWIFT) /usr/bin/python3 Tests/Support/mutants.py $(MUTANTS)

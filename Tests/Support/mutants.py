@@ -97,8 +97,14 @@ def run(command, log, env=None):
         return process.returncode, f.read()
 
 
-def build(log):
-    return run([SWIFT, "build", "--build-tests", "--scratch-path", SCRATCH], log)[0] == 0
+def build(log, mutated=None):
+    """Whether the build succeeded and, given `mutated` (a source path), compiled that file: a
+    survivor is only one when its mutant is in the binaries."""
+    status, output = run([SWIFT, "build", "--build-tests", "--scratch-path", SCRATCH], log)
+    if status != 0:
+        return False
+    name = os.path.basename(mutated) if mutated else None
+    return name is None or any("Compiling" in line and name in line for line in output.splitlines())
 
 
 def bin_path():
@@ -122,7 +128,7 @@ def main(argv):
     mutants = load()
     if "--list" in argv:
         for m in mutants:
-            say(f"{m['name']:24} {m['file']}: {m['check']}")
+            say(f"{m['name']:30} {m['file']}: {m['check']}")
         return 0
     chosen = [a for a in argv if not a.startswith("--")]
     unknown = set(chosen) - {m["name"] for m in mutants}
@@ -150,6 +156,7 @@ def main(argv):
         say(f"baseline: every mutant's tests pass unmutated ({time.monotonic() - started:.0f} s)")
 
     results = []
+    begun = time.monotonic()
     for m in mutants:
         say(f"{m['name']}: {m['check']} ({m['file']})")
         build_seconds = test_seconds = 0.0
@@ -157,10 +164,10 @@ def main(argv):
         try:
             with Applied(m):
                 started = time.monotonic()
-                built = build(os.path.join(logs, f"{m['name']}.build.log"))
+                built = build(os.path.join(logs, f"{m['name']}.build.log"), m["file"])
                 build_seconds = time.monotonic() - started
                 if not built:
-                    result = "BROKEN (does not build)"
+                    result = "BROKEN (not built)"
                 else:
                     started = time.monotonic()
                     status, count = test(m["tests"], m.get("e2e", False), os.path.join(logs, f"{m['name']}.test.log"))
@@ -174,17 +181,17 @@ def main(argv):
         say(f"  {result}: {count} tests, build {build_seconds:.0f} s, tests {test_seconds:.0f} s")
 
     say("")
-    say(f"{'mutant':24} {'result':22} {'tests':>5} {'build':>7} {'run':>6}")
+    say(f"{'mutant':30} {'result':22} {'tests':>5} {'build':>7} {'run':>6}")
     for m, result, count, build_seconds, test_seconds in results:
-        say(f"{m['name']:24} {result:22} {count:5} {build_seconds:6.0f}s {test_seconds:5.0f}s")
+        say(f"{m['name']:30} {result:22} {count:5} {build_seconds:6.0f}s {test_seconds:5.0f}s")
     for m, result, *_ in results:
         if result == "SURVIVED (equivalent)":
             say(f"{m['name']} is equivalent: {m['equivalent']}")
     bad = [m["name"] for m, result, *_ in results if result not in ("KILLED", "SURVIVED (equivalent)")]
     if bad:
-        say(f"not killed: {', '.join(bad)}")
+        say(f"not killed: {', '.join(bad)} ({time.monotonic() - begun:.0f} s)")
         return 1
-    say(f"{len(results)} mutants: every one killed or equivalent")
+    say(f"{len(results)} mutants: every one killed or equivalent ({time.monotonic() - begun:.0f} s)")
     return 0
 
 
