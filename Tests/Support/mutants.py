@@ -90,11 +90,24 @@ class Broken(Exception):
 
 
 def run(command, log, env=None):
-    """Runs `command` niced, its output to `log`; its exit status and output."""
+    """Runs `command` niced, its output to `log`; its exit status and output. The command runs in a
+    process group of its own, which ^C or SIGTERM ends as a whole (swift build's compilers included)
+    before the source is restored."""
     with open(log, "w", encoding="utf-8") as out:
-        process = subprocess.run(["nice", *command], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
+        process = subprocess.Popen(
+            ["nice", *command], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        try:
+            status = process.wait()
+        except BaseException:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+            raise
     with open(log, encoding="utf-8", errors="replace") as f:
-        return process.returncode, f.read()
+        return status, f.read()
 
 
 def build(log, mutated=None):
