@@ -109,6 +109,34 @@ struct SecureMessagingTests {
         #expect(throws: SecureMessagingError.macMismatch) { try strict.unprotect(wrong) }
     }
 
+    /// The send sequence counter is one 16-byte number: the increment carries from byte to byte. A
+    /// session that sends more than 255 commands (reading a large file in pieces) needs the carry;
+    /// the vectors above never cross a byte. The MACs are computed here from the primitives over the
+    /// counter an independent increment gives: …00FF → …0100 for the command, …0101 for the
+    /// response; and a counter of all FF bytes wraps to zero.
+    @Test func theCounterCarriesIntoTheNextByte() throws {
+        let keysHex = try Fixture.hexValues("secure_messaging", key: "bsi_worked_example_aes128")
+        let keys = SessionKeys(encryption: try keysHex.bytes("ks_enc"), mac: try keysHex.bytes("ks_mac"))
+        let start = [UInt8](repeating: 0, count: 15) + [0xFF]
+        var terminal = SecureMessagingSession(keys: keys, ssc: start)
+        let protected = try terminal.protect(CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03))
+        let commandSSC = [UInt8](repeating: 0, count: 14) + [0x01, 0x00]
+        let header: [UInt8] = [0x0C, 0x2C, 0x03, 0x03, 0x80] + [UInt8](repeating: 0, count: 11)
+        let expected = Array(try CMAC.aes(key: keys.mac, message: commandSSC + header).prefix(8))
+        #expect(protected.data == [0x8E, 0x08] + expected, "the command is MACed over SSC …0100")
+
+        let responseSSC = [UInt8](repeating: 0, count: 14) + [0x01, 0x01]
+        let dos: [UInt8] = [0x99, 0x02, 0x90, 0x00]
+        let mac = Array(try CMAC.aes(key: keys.mac, message: responseSSC + Padding.pad(dos)).prefix(8))
+        let response = ResponseAPDU(data: dos + [0x8E, 0x08] + mac, statusWord: .success)
+        #expect(try terminal.unprotect(response) == ResponseAPDU(statusWord: .success), "the card's MAC at …0101")
+
+        var wrapping = SecureMessagingSession(keys: keys, ssc: [UInt8](repeating: 0xFF, count: 16))
+        let wrapped = try wrapping.protect(CommandAPDU(ins: 0x2C, p1: 0x03, p2: 0x03))
+        let zero = [UInt8](repeating: 0, count: 16)
+        #expect(wrapped.data == [0x8E, 0x08] + Array(try CMAC.aes(key: keys.mac, message: zero + header).prefix(8)))
+    }
+
     /// With a DO'97 (Le only) the padded header and the object are padded again as a whole.
     @Test func commandWithLeOnlyPadsHeaderAndObjects() throws {
         let keysHex = try Fixture.hexValues("secure_messaging", key: "bsi_worked_example_aes128")

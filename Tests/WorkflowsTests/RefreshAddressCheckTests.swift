@@ -84,6 +84,24 @@ final class ScriptedRefreshClient: RefreshAddressClient {
         }
     }
 
+    /// A certificate description that lists no CommCertificates trusts no server certificate: the
+    /// refresh address is not used, whatever its host shows. Only a missing description (A4_03,
+    /// below) leaves the hops unchecked; an empty list is not the same as none.
+    @Test func aDescriptionThatListsNoCertificateAcceptsNoHop() throws {
+        let check = RefreshAddressCheck(subjectURL: "https://service.example", commCertificates: ([], .sha256))
+        let origin = ScriptedRefreshClient(["https://service.example/done": Self.redirect(200, to: nil)])
+        #expect(throws: RefreshAddressError.certificateNotInDescription) {
+            try check.resolve("https://service.example/done", client: origin)
+        }
+        let elsewhere = ScriptedRefreshClient([
+            "https://shop.example/back": Self.redirect(303, to: "https://service.example/done", certificate: Self.other)
+        ])
+        #expect(throws: RefreshAddressError.certificateNotInDescription) {
+            try check.resolve("https://shop.example/back", client: elsewhere)
+        }
+        #expect(elsewhere.requests.map(\.url) == ["https://shop.example/back"], "no hop after a refused one")
+    }
+
     @Test("EID_CLIENT_A4_06, EID_CLIENT_A4_07: only https addresses and redirect statuses")
     func onlyHTTPSAddressesAndRedirectStatuses() throws {
         #expect(throws: RefreshAddressError.notHTTPS) {
