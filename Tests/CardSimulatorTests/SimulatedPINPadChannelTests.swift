@@ -9,7 +9,7 @@ import Testing
 @Suite struct SimulatedPINPadChannelTests {
     func establish(_ reader: SimulatedPINPadChannel, _ type: PACEPasswordType) throws -> EstablishPACEChannelOutput {
         let input = try EstablishPACEChannelInput(passwordType: type).encoded()
-        return try EstablishPACEChannelOutput(response: reader.establishPACEChannel(inputData: input, timeout: 5))
+        return try EstablishPACEChannelOutput(response: reader.establishPACEChannel(inputData: input, timeout: 30))
     }
 
     @Test func theReaderProtectsPlainCommandsAfterPACE() throws {
@@ -44,9 +44,9 @@ import Testing
     @Test func noValueTypedIsACancelAndBadInputIsRefused() throws {
         let reader = SimulatedPINPadChannel(card: SimulatedEIDCard(), keypad: SimulatedKeypad())
         #expect(try establish(reader, .pin).result == .cancelledByUser)
-        let answer = try EstablishPACEChannelOutput(response: reader.establishPACEChannel(inputData: [9], timeout: 5))
+        let answer = try EstablishPACEChannelOutput(response: reader.establishPACEChannel(inputData: [9], timeout: 30))
         #expect(answer.result.meaning == .readerFailed)
         #expect(
-            try reader.modifyPIN(inputData: ModifyPINInput(timeoutSeconds: 5).encoded(), timeout: 5) == [0x69, 0x82])
+            try reader.modifyPIN(inputData: ModifyPINInput(timeoutSeconds: 5).encoded(), timeout: 30) == [0x69, 0x82])
     }
 }

@@ -52,7 +52,7 @@ final class TestVPCDServer {
     }
 
     /// Accepts the next connection (closing the previous one).
-    func accept(timeout: Double = 5) throws {
+    func accept(timeout: Double = 30) throws {
         try waitReadable(listener, timeout: timeout)
         if client >= 0 { close(client) }
         client = Glibc.accept(listener, nil, nil)
@@ -84,7 +84,7 @@ final class TestVPCDServer {
     }
 
     /// Reads one frame and returns its payload.
-    func receive(timeout: Double = 5) throws -> [UInt8] {
+    func receive(timeout: Double = 30) throws -> [UInt8] {
         let header = try read(2, timeout: timeout)
         return try read(Int(header[0]) << 8 | Int(header[1]), timeout: timeout)
     }

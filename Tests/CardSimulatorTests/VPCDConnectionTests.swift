@@ -121,13 +121,19 @@ import Testing
     }
 
     @Test func stopsWhileWaitingToRetry() {
+        let events = LockedLines()
         let connection = VPCDConnection(
             endpoint: VPCDEndpoint(host: "127.0.0.1", port: 1), card: SimulatedEIDCard(),
-            retry: VPCDConnection.RetryPolicy(initialDelay: 30))
+            retry: VPCDConnection.RetryPolicy(initialDelay: 30), onEvent: { events.append($0.description) })
         let done = start(connection)
-        Thread.sleep(forTimeInterval: 0.2)
+        // Stopped once it waits to retry (it said so), well before the 30 s wait ends.
+        let deadline = Date().addingTimeInterval(20)
+        while !events.all.contains(where: { $0.contains("retrying in") }) && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(events.all.contains { $0.contains("retrying in 30") }, "\(events.all)")
         connection.stop()
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 20) == .success)
     }
 
     @Test func endpointParsing() {

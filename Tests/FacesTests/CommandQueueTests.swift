@@ -160,12 +160,12 @@ final class Replies: @unchecked Sendable {
         #expect(fed.wait(timeout: .now() + 0.3) == .timedOut, "SET_PIN is held, GET_API_LEVEL not read yet")
         #expect(replies.names.isEmpty)
         queue.note(.enterPIN(reader: Self.reader))
-        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 5) else {
+        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 30) else {
             Issue.record("the workflow should get SET_PIN at ENTER_PIN")
             return
         }
         value.wipe()
-        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(fed.wait(timeout: .now() + 30) == .success)
         #expect(replies.names == ["BAD_STATE"], "GET_API_LEVEL has no answer without InstantAnswers")
     }
 
@@ -176,12 +176,12 @@ final class Replies: @unchecked Sendable {
         queue.note(.insertCard)
         #expect(fed.wait(timeout: .now() + 0.3) == .timedOut, "INSERT_CARD asks nothing: still held")
         queue.note(.enterPIN(reader: Self.reader))
-        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 5) else {
+        guard case .command(.setSecret(.pin, let value?)) = queue.next(timeout: 30) else {
             Issue.record("SET_CAN should get BAD_STATE and SET_PIN go to the workflow")
             return
         }
         value.wipe()
-        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(fed.wait(timeout: .now() + 30) == .success)
         #expect(replies.messages == [.badState(command: "SET_CAN")])
     }
 
@@ -191,7 +191,7 @@ final class Replies: @unchecked Sendable {
         let fed = feed(queue, [Self.pin])
         #expect(fed.wait(timeout: .now() + 0.2) == .timedOut)
         queue.close()
-        #expect(fed.wait(timeout: .now() + 5) == .success)
+        #expect(fed.wait(timeout: .now() + 30) == .success)
         #expect(replies.names.isEmpty)
     }
 }

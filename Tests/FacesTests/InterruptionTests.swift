@@ -15,7 +15,7 @@ import Workflows
     }
 
     func armed(_ harness: Harness) -> Bool {
-        let deadline = Deadline(secondsFromNow: 2)
+        let deadline = Deadline(secondsFromNow: 30)
         while harness.clock.delays.isEmpty && !deadline.hasPassed { usleep(10_000) }
         return harness.clock.delays == [ChangePINFace.interruptGrace]
     }

@@ -117,7 +117,7 @@ import Glibc
         // The grace period is armed (by the signal thread, which may still be at it after the
         // workflow ended); only if the workflow had not ended would it end eid: it has, so its
         // end does nothing (eid serve lives on after a workflow cancelled at its terminal).
-        let armed = Deadline(secondsFromNow: 2)
+        let armed = Deadline(secondsFromNow: 30)
         while harness.clock.delays.isEmpty && !armed.hasPassed { usleep(10_000) }
         #expect(harness.clock.delays == [ChangePINFace.interruptGrace])
         harness.clock.runAll()

@@ -318,7 +318,7 @@ import Workflows
         #expect(!sessions.acceptsSDKClient)
         #expect(sessions.openSDKClient(send: { _ in }, close: {}) == nil)
         first.closed()
-        let deadline = Deadline(secondsFromNow: 5)
+        let deadline = Deadline(secondsFromNow: 30)
         while !sessions.acceptsSDKClient && !deadline.hasPassed { usleep(10_000) }
         #expect(sessions.openSDKClient(send: { _ in }, close: {}) != nil)
     }

@@ -43,7 +43,7 @@ import Workflows
         // SET_PIN is taken at ENTER_PIN only.
         queue.note(.enterPIN(reader: ReaderInfo(name: "R", keypad: false, card: .eID(CardInfo(retryCounter: 3)))))
         StandardInputReader(queue: queue, input: input, console: Console(sink: RecordingSink())).start()
-        guard case .command(.setSecret(.pin, let value)) = queue.next(timeout: 5) else {
+        guard case .command(.setSecret(.pin, let value)) = queue.next(timeout: 30) else {
             Issue.record("no SET_PIN")
             return
         }

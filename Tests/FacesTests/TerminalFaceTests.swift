@@ -162,7 +162,7 @@ import Glibc
         let ask = SDKMessage.enterPIN(error: nil, reader: pad)
         #expect(face.render(ask) == "Enter the PIN on the keypad of Phone.")
         face.note(ask)
-        guard case .command(.setSecret(.pin, nil)) = face.nextCommand(timeout: 1) else {
+        guard case .command(.setSecret(.pin, nil)) = face.nextCommand(timeout: 30) else {
             Issue.record("SET_PIN without a value expected")
             return
         }

@@ -25,7 +25,7 @@ import Testing
     }
 
     func recordedArguments(_ dir: URL) throws -> [String] {
-        let deadline = Date(timeIntervalSinceNow: 5)
+        let deadline = Date(timeIntervalSinceNow: 30)
         let file = dir.appendingPathComponent("args")
         while !FileManager.default.fileExists(atPath: file.path) && Date() < deadline { usleep(20_000) }
         return try String(contentsOf: file, encoding: .utf8).split(separator: "\n").map(String.init)

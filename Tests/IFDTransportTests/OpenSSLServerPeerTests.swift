@@ -18,9 +18,9 @@ struct OpenSSLServerPeerTests {
         defer { server.stop() }
         let result = transportError {
             _ = try IFDWebSocket.open(
-                url: server.url, security: .pairing(code: Secret("1234")), identity: identity, timeout: 3)
+                url: server.url, security: .pairing(code: Secret("1234")), identity: identity, timeout: 10)
         }
-        #expect(result.error == .timedOut(.open, seconds: 3))
+        #expect(result.error == .timedOut(.open, seconds: 10))
         let log = server.output
         #expect(log.contains("GET / HTTP/1.1"))
         #expect(log.contains("Host: 127.0.0.1:\(server.port)"))
@@ -36,7 +36,7 @@ struct OpenSSLServerPeerTests {
         defer { server.stop() }
         let result = transportError {
             _ = try IFDWebSocket.open(
-                url: server.url, security: .pairing(code: Secret("9999")), identity: identity, timeout: 5)
+                url: server.url, security: .pairing(code: Secret("9999")), identity: identity, timeout: 30)
         }
         guard case .pairingRefused = result.error else {
             Issue.record("expected pairingRefused, got \(String(describing: result.error)); s_server: \(server.output)")
@@ -52,16 +52,16 @@ struct OpenSSLServerPeerTests {
         let pinned = IFDTestFixtures.sha256(IFDTestFixtures.phone)
         let result = transportError {
             _ = try IFDWebSocket.open(
-                url: server.url, security: .paired(pinnedCertificateSHA256: pinned), identity: identity, timeout: 3)
+                url: server.url, security: .paired(pinnedCertificateSHA256: pinned), identity: identity, timeout: 10)
         }
-        #expect(result.error == .timedOut(.open, seconds: 3))
+        #expect(result.error == .timedOut(.open, seconds: 10))
         #expect(server.output.contains("GET / HTTP/1.1"))
         #expect(server.output.contains("ECDHE-RSA-AES256-GCM-SHA384"))
         let other = transportError {
             _ = try IFDWebSocket.open(
                 url: server.url,
                 security: .paired(pinnedCertificateSHA256: IFDTestFixtures.sha256(IFDTestFixtures.otherPhone)),
-                identity: identity, timeout: 3)
+                identity: identity, timeout: 10)
         }
         #expect(other.error == .certificateChanged)
     }

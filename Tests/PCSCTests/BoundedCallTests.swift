@@ -8,7 +8,7 @@ import Testing
 /// SCardControl): a hung call is given up after the timeout and cleaned up if it ever returns.
 @Suite struct BoundedCallTests {
     @Test func aCallThatReturnsInTimeGivesItsResult() {
-        #expect(BoundedCall.run(seconds: 5, { 42 }, abandon: { _ in Issue.record("abandoned a call in time") }) == 42)
+        #expect(BoundedCall.run(seconds: 30, { 42 }, abandon: { _ in Issue.record("abandoned a call in time") }) == 42)
     }
 
     @Test func aHungCallIsGivenUpAndItsLateResultReleased() {
@@ -27,8 +27,9 @@ import Testing
             })
         let waited = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         #expect(result == nil)
-        #expect(waited >= 0.2 && waited < 3)
+        // Timing is the behaviour: given up at its timeout, not when the call returns (never, here).
+        #expect(waited >= 0.2 && waited < 30)
         release.signal()
-        #expect(abandoned.wait(timeout: .now() + 5) == .success, "the late result was not released")
+        #expect(abandoned.wait(timeout: .now() + 30) == .success, "the late result was not released")
     }
 }

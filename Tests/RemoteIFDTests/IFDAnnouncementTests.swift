@@ -64,13 +64,19 @@ import Glibc
         let discovery = try IFDDiscovery(port: port)
         let good =
             #"{"msg":"REMOTE_IFD","IFDName":"Pixel","IFDID":"\#(Self.id)","port":24728,"SupportedAPI":["IFDInterface_WebSocket_v2"],"pairing":true}"#
-        for datagram in ["garbage", good, good] { Self.send(datagram, port: port) }
-        let heard = discovery.collect(timeout: 1)
-        #expect(heard.count == 1)
+        // A last phone marks the end of what was sent: the collection stops there, not at a time.
+        let last = String(repeating: "FEDCBA9876543210", count: 4)
+        let marker =
+            #"{"msg":"REMOTE_IFD","IFDName":"Last","IFDID":"\#(last)","port":24729,"SupportedAPI":["IFDInterface_WebSocket_v2"]}"#
+        for datagram in ["garbage", good, good, marker] { Self.send(datagram, port: port) }
+        let heard = discovery.collect(timeout: 30) { $0.ifdID == last.lowercased() }
+        #expect(heard.map(\.name) == ["Pixel", "Last"], "garbage ignored, the repeated phone listed once")
         #expect(heard.first?.addresses == ["wss://127.0.0.1:24728"])
-        let start = Deadline(secondsFromNow: 5)
+        // Timing is the behaviour: with nothing sent, the wait ends at its timeout.
+        let start = ContinuousClock.now
         #expect(discovery.next(timeout: 0.3) == nil)
-        #expect(start.remaining > 4)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(30), "\(elapsed)")
     }
 
     @Test func portFromTheEnvironment() {

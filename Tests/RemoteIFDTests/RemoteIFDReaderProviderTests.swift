@@ -85,9 +85,10 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
         let (provider, _) = Self.provider([phone])
         #expect(try provider.readers().first?.cardPresent == false)
         phone.push(PhoneFrames.status(card: true))
-        let start = Deadline(secondsFromNow: 5)
-        try provider.waitForChange(timeout: 5)
-        #expect(start.remaining > 4, "the push ended the wait at once")
+        // The wait returns the same way at its timeout: ending long before it shows the push ended it.
+        let start = Deadline(secondsFromNow: 60)
+        try provider.waitForChange(timeout: 60)
+        #expect(start.remaining > 30, "the push ended the wait, not its timeout")
         #expect(try provider.readers() == [ReaderSnapshot(name: "Pixel", cardPresent: true, cardEvents: 1)])
     }
 
@@ -107,13 +108,18 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
         let phone = FakePhone(answer: PhoneFrames.standard())
         let (provider, _) = Self.provider([phone])
         _ = try provider.readers()
-        let start = Deadline(secondsFromNow: 5)
+        // A cancel before the wait begins is forgotten, so cancel until the wait has returned.
+        let returned = Locked(false)
+        let start = Deadline(secondsFromNow: 60)
         _ = DetachedThread.start {
-            usleep(100_000)
-            provider.cancelWait()
+            while !returned.withLock({ $0 }) && !start.hasPassed {
+                provider.cancelWait()
+                usleep(10_000)
+            }
         }
-        try provider.waitForChange(timeout: 5)
-        #expect(start.remaining > 3)
+        try provider.waitForChange(timeout: 60)
+        returned.withLock { $0 = true }
+        #expect(start.remaining > 30, "the cancel ended the wait, not its timeout")
     }
 
     @Test func aVanishedPhoneIsARemovedReaderAndATimeBoundWait() throws {
@@ -121,7 +127,9 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
         let (provider, _) = Self.provider([phone])
         #expect(try provider.readers().count == 1)
         phone.vanish()
-        try provider.waitForChange(timeout: 2)
+        let start = Deadline(secondsFromNow: 60)
+        try provider.waitForChange(timeout: 60)
+        #expect(start.remaining > 30, "the closed channel ended the wait, not its timeout")
         #expect(try provider.readers().isEmpty)
     }
 
@@ -131,9 +139,12 @@ final class FakeOpener: IFDChannelOpener, @unchecked Sendable {
         _ = try provider.readers()
         let card = try provider.connect(reader: "Pixel", exclusive: true)
         phone.answer = { _ in [] }  // the phone takes the Transmit and is never heard of again
-        let start = Deadline(secondsFromNow: 10)
+        // Timing is the behaviour: the response timeout, not a hang, ends the transmit.
+        let start = ContinuousClock.now
         #expect(throws: CardError.cardRemoved) { try card.transmit(encoded: [0x00, 0xB0, 0x81, 0x00, 0x00]) }
-        #expect(start.remaining > 10 - 2 * Self.quick.response)
+        let elapsed = ContinuousClock.now - start
+        #expect(elapsed >= .seconds(Self.quick.response), "ended by the response timeout: \(elapsed)")
+        #expect(elapsed < .seconds(30), "\(elapsed)")
         #expect(try provider.readers().isEmpty, "a phone that did not answer is closed")
     }
 

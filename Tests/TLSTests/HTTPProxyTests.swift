@@ -115,7 +115,7 @@ import Testing
         let port = listener.port
         listener.close()
         let proxy = try HTTPProxy(url: "http://eid:secret-word@127.0.0.1:\(port)")
-        let session = HTTPSession(configuration: HTTPConfiguration(connectTimeout: .seconds(5), proxy: proxy))
+        let session = HTTPSession(configuration: HTTPConfiguration(connectTimeout: .seconds(30), proxy: proxy))
         do {
             _ = try session.fetch("https://127.0.0.1:1/")
             Issue.record("the fetch succeeded")

@@ -76,7 +76,9 @@ import Testing
             let session = HTTPSession(configuration: HTTPConfiguration(totalTimeout: .milliseconds(700)))
             let start = ContinuousClock.now
             #expect(throws: HTTPError.timedOut(seconds: 0.7)) { try session.fetch("https://127.0.0.1:\(a)/slow") }
-            #expect(ContinuousClock.now - start < .seconds(4))
+            // Timing is the behaviour: the total timeout, not the slow server, ends the request.
+            let elapsed = ContinuousClock.now - start
+            #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(30), "\(elapsed)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import EAC
 import Faces
+import Foundation
 import SDK
 import SmartCard
 import Testing
@@ -10,7 +11,7 @@ import Testing
 @Suite struct ChangePINWorkflowTests {
     func run(
         _ lines: [String], counter: Int = 3, card: FakePINCard = FakePINCard(), mse: StatusWord? = nil,
-        timeout: Double = 5, channel given: FakeCardChannel? = nil
+        timeout: Double = 30, channel given: FakeCardChannel? = nil
     ) -> (ChangePINWorkflow.Outcome, ScriptedPeer, FakePINCard) {
         card.counter = counter
         let channel = given ?? FakeCardChannel(mseStatus: mse ?? (counter == 3 ? .success : .retriesLeft(counter)))
@@ -246,7 +247,12 @@ import Testing
             pace: PACEConfiguration(
                 provider: OneReaderProvider(FakeCardChannel(mseStatus: .deactivated)), peer: peer,
                 timeouts: .init(card: 10, input: 10), openSession: { _, _ in FakePINCard() }))
-        DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { peer.feed(#"{"cmd":"CANCEL"}"#) }
+        // CANCEL once the workflow has shown the card and waits (at most 30 s for that).
+        DispatchQueue.global().async {
+            let deadline = Deadline(secondsFromNow: 30)
+            while !peer.names.contains("READER") && !deadline.hasPassed { usleep(10_000) }
+            peer.feed(#"{"cmd":"CANCEL"}"#)
+        }
         #expect(workflow.run() == .cancelled)
         #expect(!peer.names.contains { $0.hasPrefix("ENTER_") })
         let reader = peer.messages.compactMap { m -> ReaderInfo? in

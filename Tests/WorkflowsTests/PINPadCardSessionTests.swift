@@ -44,47 +44,47 @@ final class ScriptedPINPad: PINPadConnection {
     @Test func sendsThePasswordKindAndNoPassword() throws {
         let (card, pad) = session(.success(Self.established))
         #expect(
-            try card.establishPACEOnPINPad(.can, chat: nil, certificateDescription: nil, timeout: 5) == .established)
+            try card.establishPACEOnPINPad(.can, chat: nil, certificateDescription: nil, timeout: 30) == .established)
         #expect(pad.inputs == [[0x02, 0x00, 0x00, 0x00, 0x00]])
     }
 
     @Test func aWrongPINIsTheCardsStatusWord() throws {
         let (card, _) = session(.success([0xC2, 0x63, 0x06, 0xF0, 0x00, 0x00]))
         #expect(
-            try card.establishPACEOnPINPad(.pin, chat: nil, certificateDescription: nil, timeout: 5)
+            try card.establishPACEOnPINPad(.pin, chat: nil, certificateDescription: nil, timeout: 30)
                 == .wrongPassword(.retriesLeft(2)))
-        #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.changePINOnPINPad(timeout: 5) }
+        #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.changePINOnPINPad(timeout: 30) }
     }
 
     @Test func theUsersEndsOnTheReader() {
         #expect(throws: PINPadEntryError.cancelled) {
             try session(.success([0x01, 0x00, 0x20, 0xF0, 0, 0])).0.establishPACEOnPINPad(
-                .pin, chat: nil, certificateDescription: nil, timeout: 5)
+                .pin, chat: nil, certificateDescription: nil, timeout: 30)
         }
         #expect(throws: PINPadEntryError.timedOut) {
             try session(.success([0x02, 0x00, 0x20, 0xF0, 0, 0])).0.establishPACEOnPINPad(
-                .pin, chat: nil, certificateDescription: nil, timeout: 5)
+                .pin, chat: nil, certificateDescription: nil, timeout: 30)
         }
         #expect(throws: PINPadEntryError.timedOut) {
             try session(.failure(.timeout)).0.establishPACEOnPINPad(
-                .pin, chat: nil, certificateDescription: nil, timeout: 5)
+                .pin, chat: nil, certificateDescription: nil, timeout: 30)
         }
         #expect(throws: CardError.cardRemoved) {
             try session(.success([0x02, 0x00, 0x10, 0xF0, 0, 0])).0.establishPACEOnPINPad(
-                .pin, chat: nil, certificateDescription: nil, timeout: 5)
+                .pin, chat: nil, certificateDescription: nil, timeout: 30)
         }
     }
 
     @Test func aMalformedAnswerIsACardError() {
         #expect(throws: CardError.self) {
             try session(.success([0, 0, 0, 0, 0x09, 0x00])).0.establishPACEOnPINPad(
-                .pin, chat: nil, certificateDescription: nil, timeout: 5)
+                .pin, chat: nil, certificateDescription: nil, timeout: 30)
         }
     }
 
     @Test func modifyPINSendsThePINModifyStructureAndReadsTheStatusWord() throws {
         let (card, pad) = session(.success(Self.established))
-        _ = try card.establishPACEOnPINPad(.pin, chat: nil, certificateDescription: nil, timeout: 5)
+        _ = try card.establishPACEOnPINPad(.pin, chat: nil, certificateDescription: nil, timeout: 30)
         #expect(try card.changePINOnPINPad(timeout: 30) == .success)
         #expect(pad.modifyInputs == [ModifyPINInput(timeoutSeconds: 30).encoded()])
         pad.modifyAnswer = .success([0x64, 0x01])
@@ -98,7 +98,7 @@ final class ScriptedPINPad: PINPadConnection {
     @Test func unblockGoesPlainThroughTheReaderAndEndsThePUKsChannel() throws {
         let (card, pad) = session(.success(Self.established))
         #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.unblockPIN() }
-        _ = try card.establishPACEOnPINPad(.puk, chat: nil, certificateDescription: nil, timeout: 5)
+        _ = try card.establishPACEOnPINPad(.puk, chat: nil, certificateDescription: nil, timeout: 30)
         #expect(try card.unblockPIN() == .success)
         #expect(pad.destroys == 1)
         #expect(throws: CardError.statusWord(.securityStatusNotSatisfied)) { try card.unblockPIN() }

@@ -23,10 +23,10 @@ final class Peer: @unchecked Sendable {  // immutable after init; Process is onl
         self.input = input
     }
 
-    /// Waits (5 s at most) for the server to end by itself (s_server -naccept), then returns everything it
+    /// Waits (30 s at most) for the server to end by itself (s_server -naccept), then returns everything it
     /// wrote to standard output (which a killed s_server would have left in its buffer).
     func waitAndReadOutput() -> String {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(30)
         while process.isRunning && ContinuousClock.now < deadline { usleep(20_000) }
         stop()
         return earlyOutput + String(decoding: output.readDataToEndOfFile(), as: UTF8.self)

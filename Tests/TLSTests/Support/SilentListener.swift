@@ -24,5 +24,11 @@ final class SilentListener: @unchecked Sendable {  // the descriptor is only clo
         port = Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Waits until a client's connection is in the listen queue (never accepted), at most `timeout` seconds.
+    func waitForConnection(timeout: Double) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&poller, 1, Int32(timeout * 1000)) == 1
+    }
+
     func close() { _ = Glibc.close(descriptor) }
 }
