@@ -308,10 +308,9 @@ extension ThroughPCSCD {
                 guard let session else { return problems + ["\(name): no session id in the url"] }
                 // The server may still be writing its result as eid ends.
                 var text: String?
-                for _ in 0..<50 {
+                _ = eventually {
                     text = try? server.result(session: session)
-                    if text != nil { break }
-                    usleep(100_000)
+                    return text != nil
                 }
                 let json = text ?? "(none)"
                 expect(json.hasPrefix(ok ? #"{"ok":true"# : #"{"ok":false"#), "/result \(json)")

@@ -109,10 +109,9 @@ extension ThroughPCSCD {
                 return problems + ["\(label): no session in AUTH's url"]
             }
             var text: String?
-            for _ in 0..<50 {
+            _ = try eventually {
                 text = try server.result(session: String(session.prefix { $0 != "&" }))
-                if text != nil { break }
-                usleep(100_000)
+                return text != nil
             }
             let json = text.flatMap { try? jsonObject($0) } ?? [:]
             if json["ok"] as? Bool != true || (json["read"] as? [String: Any])?["GivenNames"] == nil {

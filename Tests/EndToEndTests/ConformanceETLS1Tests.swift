@@ -27,9 +27,8 @@ extension ThroughPCSCD {
                 name, url: "https://127.0.0.1:\(server.port)/tctoken", commands: [Faults.accept, Faults.pin],
                 expected: expected, reader: E2E.readers[0].name, server: nil)
             for problem in problems { Issue.record(Comment(rawValue: problem)) }
-            // s_server may still be writing what it saw.
-            usleep(200_000)
-            let seen = server.output
+            // s_server may still be writing what it saw: wait for the end of the connection.
+            let seen = server.output(when: SServer.sawConnectionEnd)
             #expect(
                 seen.contains("read client hello") || seen.contains("before SSL initialization"),
                 "s_server saw no ClientHello: \(seen)")

@@ -129,9 +129,11 @@ extension ThroughPCSCD {
                 "eid",
                 ["auth", "--json", "--test-pki", "--reader", E2E.readers[0].name, "--timeout", "30", url],
                 stdin: #"{"cmd":"ACCEPT"}"# + "\n" + #"{"cmd":"SET_PIN","value":"123456"}"# + "\n", timeout: 60)
-            // s_server may still be writing what it saw.
-            usleep(200_000)
-            return (run, server.output)
+            // s_server may still be writing what it saw: wait for the end of the connection and the evidence.
+            let seen = server.output {
+                SServer.sawConnectionEnd($0) && (test.evidence.isEmpty || test.evidence.contains(where: $0.contains))
+            }
+            return (run, seen)
         }
 
         static let refusals: [Case] = [
@@ -254,9 +256,7 @@ extension ThroughPCSCD {
                 "auth", "--json", "--test-pki", "--reader", E2E.readers[0].name,
                 "https://127.0.0.1:\(tokens.port)/tctoken-psk?server=\(server.port)",
             ])
-            let deadline = Date(timeIntervalSinceNow: 30)
-            while Date() < deadline, !server.output.contains("StartPAOS") { usleep(100_000) }
-            let seen = server.output
+            let seen = server.output { $0.contains("StartPAOS") }
             server.stop()
             let end = auth.finish(timeout: 60)
             #expect(seen.contains("write finished") && seen.contains("POST") && seen.contains("StartPAOS"), "\(seen)")

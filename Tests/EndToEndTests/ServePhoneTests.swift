@@ -50,8 +50,9 @@ struct ServePhoneTests {
 
         // The next SDK client (the first has gone: one at a time) answers a browser activation, asking
         // GET_READER_LIST at ENTER_PIN while the workflow holds the phone.
-        usleep(300_000)
-        let client = try SDKClientScript(serve.kernel, mode: "auth-list")
+        // Accepted once eid serve has seen the first go.
+        let client = try #require(
+            SDKClientScript.whenFree(serve.kernel, mode: "auth-list"), "eid serve took no second SDK client")
         let query = "\(server.origin)/tctoken".addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let browser = try HTTPExchange.curl("\(serve.origin)/eID-Client?tcTokenURL=\(query)", timeout: 90)
         #expect(browser.statuses == [102, 303], "\(serve.output)")

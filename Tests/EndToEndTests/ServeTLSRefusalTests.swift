@@ -29,9 +29,8 @@ struct ServeTLSRefusalTests {
         let client = try SDKClientScript(serve.kernel, mode: "auth")
         let browser = try HTTPExchange.curl(
             ServeTests.activation(serve, tcTokenURL: "https://127.0.0.1:\(server.port)/tctoken"))
-        // s_server may still be writing what it saw.
-        usleep(200_000)
-        let seen = server.output
+        // s_server may still be writing what it saw: wait for the end of the connection and the evidence.
+        let seen = server.output { SServer.sawConnectionEnd($0) && evidence.contains(where: $0.contains) }
         #expect(
             seen.contains("read client hello") || seen.contains("before SSL initialization"),
             "s_server saw no ClientHello: \(seen)")

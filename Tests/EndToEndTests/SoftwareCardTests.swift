@@ -19,12 +19,12 @@ struct SoftwareCardTests {
         for (i, (content, field)) in cases.enumerated() {
             let file = dir.appendingPathComponent("profile-\(i).json")
             try Data(content.utf8).write(to: file)
-            let result = try runTool("eid-sim", ["--profile", file.path, "--vpcd", "127.0.0.1:1"], timeout: 5)
+            let result = try runTool("eid-sim", ["--profile", file.path, "--vpcd", "127.0.0.1:1"], timeout: 30)
             #expect(result.status != 0, "\(content)")
             #expect(result.stderr.contains(file.lastPathComponent), "\(result.stderr)")
             #expect(result.stderr.contains(field), "\(result.stderr)")
         }
-        let missing = try runTool("eid-sim", ["--profile", "/nonexistent/card.json"], timeout: 5)
+        let missing = try runTool("eid-sim", ["--profile", "/nonexistent/card.json"], timeout: 30)
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("/nonexistent/card.json"))
     }
@@ -43,7 +43,7 @@ struct SoftwareCardTests {
             (["--profile", profile.path], 1, #"field "dataGroups.DG3": must be a date YYYYMMDD"#),
         ]
         for (arguments, status, text) in cases {
-            let result = try runTool("eid-sim", arguments + ["--vpcd", "127.0.0.1:1"], timeout: 5)
+            let result = try runTool("eid-sim", arguments + ["--vpcd", "127.0.0.1:1"], timeout: 30)
             #expect(result.status == status, "\(arguments)")
             #expect(result.stderr.contains(text), "\(result.stderr)")
         }
@@ -57,14 +57,17 @@ struct SoftwareCardTests {
         let err = Pipe()
         process.standardError = err
         process.standardOutput = FileHandle.nullDevice
-        let drain = PipeDrain(err)
+        let errors = GrowingOutput(err)
         try process.run()
-        usleep(2_000_000)
-        #expect(process.isRunning)
+        // Running on after two refusals (it said so): then SIGTERM.
+        let retried = eventually {
+            errors.text().split(separator: "\n").filter { $0.contains("retrying in") }.count >= 2 || !process.isRunning
+        }
+        #expect(retried && process.isRunning, "\(errors.text())")
         process.terminate()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)
-        let lines = drain.text().split(separator: "\n")
+        let lines = errors.text().split(separator: "\n")
         let retries = lines.filter { $0.contains("refused") && $0.contains("retrying in") }
         #expect(retries.count >= 2, "\(lines)")
         // The waits grow: 0.2 s, 0.4 s, 0.8 s ...

@@ -21,8 +21,7 @@ final class SServer {
         process.standardError = handle
         process.standardInput = input
         try process.run()
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while Date() < deadline, process.isRunning, !output.contains("ACCEPT") { usleep(50_000) }
+        _ = eventually { !process.isRunning || output.contains("ACCEPT") }
         guard output.contains("ACCEPT") else {
             stop()
             throw E2EError.unexpected("s_server did not start: \(output)")
@@ -30,6 +29,25 @@ final class SServer {
     }
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// Its output once `condition` holds of it, or after `timeout` seconds: s_server logs what it saw
+    /// of a connection a little after the client has gone.
+    func output(when condition: (String) -> Bool, timeout: Double = 30) -> String {
+        var seen = ""
+        _ = eventually(timeout: timeout) {
+            seen = output
+            return condition(seen)
+        }
+        return seen
+    }
+
+    /// Whether s_server shows a ClientHello and the end of that connection (an alert, a failed
+    /// handshake, or the close).
+    static func sawConnectionEnd(_ seen: String) -> Bool {
+        let hello = seen.contains("read client hello") || seen.contains("before SSL initialization")
+        let end = ["alert", "SSL_accept:error", "ERROR", "CONNECTION CLOSED"].contains(where: seen.contains)
+        return hello && end
+    }
 
     func stop() {
         guard process.isRunning else { return }

@@ -113,13 +113,26 @@ final class SDKClientScript: @unchecked Sendable {
         process.standardInput = input
         try process.run()
         output = GrowingOutput(out)
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while !output.text().contains(#"{"connected": true}"#) && process.isRunning && Date() < deadline {
-            usleep(20_000)
-        }
+        _ = eventually { output.text().contains(#"{"connected": true}"#) || !process.isRunning }
         guard output.text().contains(#"{"connected": true}"#) else {
             throw E2EError.unexpected("the SDK client did not connect: \(output.text())")
         }
+    }
+
+    /// A client started again until eid serve takes it (at most `timeout` seconds): after another
+    /// client went, eid serve takes the next once it has seen the first go.
+    static func whenFree(_ kernel: String, mode: String, timeout: Double = 30) -> SDKClientScript? {
+        var client: SDKClientScript?
+        _ = eventually(timeout: timeout) {
+            client = try? SDKClientScript(kernel, mode: mode)
+            return client != nil
+        }
+        return client
+    }
+
+    /// Waits (at most `timeout` seconds) until it has printed a line containing `text`; whether it did.
+    func waitFor(_ text: String, timeout: Double = 30) -> Bool {
+        eventually(timeout: timeout) { output.text().contains(text) }
     }
 
     /// Waits for the end (at most `timeout` seconds); the messages it received.
