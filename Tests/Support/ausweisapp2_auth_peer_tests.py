@@ -613,7 +613,8 @@ class Runner:
                 stdin=subprocess.DEVNULL, stdout=out, stderr=out)
         try:
             s_port = None
-            for _ in range(100):
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
                 text = open(log).read()
                 found = re.search(r"ACCEPT", text)
                 if found:
@@ -625,8 +626,12 @@ class Runner:
                 raise CaseFailed(f"s_server did not start: {open(log).read()}")
             url = f"{tokens_origin}/tctoken-psk?server={s_port}"
             final, asked = await authenticate(self.client, url)
-            time.sleep(0.2)
-            seen = open(log).read()
+            # s_server may log the connection after the client's answer came: wait for it (at most 30 s).
+            deadline = time.monotonic() + 30
+            while "SSL_accept:before SSL initialization" not in (seen := open(log).read()):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
         finally:
             terminate(s_server)
         if self.probe:

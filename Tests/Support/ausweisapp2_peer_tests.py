@@ -11,9 +11,11 @@ APDU) are printed, secrets masked; AusweisApp2 is then restarted for the next ca
 `N passed, N failed`; exit status 1 when a case failed.
 """
 import asyncio
+import json
 import os
 import subprocess
 import sys
+import time
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -116,6 +118,25 @@ async def run_workflow(client, reader, steps):
     return answered
 
 
+def wait_until_card_is_free(bin_dir, reader, timeout=30.0):
+    """Waits (at most `timeout` seconds) until `eid readers --json` reads the card in `reader`: its
+    retry counter shows, not the {} of a card another program holds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        listing = subprocess.run([os.path.join(bin_dir, "eid"), "readers", "--json"], capture_output=True,
+                                 text=True, timeout=30)
+        try:
+            readers = json.loads(listing.stdout).get("reader", [])
+        except ValueError:
+            readers = []
+        card = next((r.get("card") for r in readers if r.get("name") == reader), None)
+        if isinstance(card, dict) and "retryCounter" in card:
+            return
+        if time.monotonic() > deadline:
+            raise PeerError(f"the card in {reader} is still held by another program after {timeout:.0f} s")
+        time.sleep(0.05)
+
+
 def eid_opens_card(bin_dir, reader, pin):
     """Our own terminal, eid, changes the PIN once more with `pin`: the card opens with it."""
     answers = (f'{{"cmd":"SET_PIN","value":"{pin}"}}\n' f'{{"cmd":"SET_NEW_PIN","value":"{PIN}"}}\n')
@@ -159,7 +180,7 @@ class Runner:
             await run_workflow(self.client, self.reader, steps)
             if new_pin:
                 # AusweisApp2 lets go of the card when the workflow ends; eid takes it exclusively.
-                await asyncio.sleep(0.2)
+                wait_until_card_is_free(self.bin_dir, self.reader)
                 eid_opens_card(self.bin_dir, self.reader, new_pin)
         finally:
             card.stop()

@@ -22,6 +22,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import urllib.parse
 
 from selenium import webdriver
@@ -153,8 +154,10 @@ class BrowserRunner(serve.ServeRunner):
 
     async def conflict(self):
         """browser: a second activation while one runs -> the 409 page, the first goes on"""
+        started = time.monotonic()
         first = asyncio.create_task(self.activation(self.server.tctoken_url("slow")))
-        await asyncio.sleep(1.0)
+        # The first runs once the SDK client has heard its AUTH; the slow PAOS answers keep it running.
+        await serve.heard(self.client, "AUTH", started)
         url = self.activation_url(self.server.tctoken_url(None))
         statuses, _ = await self.browse(lambda: self.driver.get(url), asyncio.sleep(0))
         answers, _ = await first
