@@ -147,7 +147,9 @@ import Testing
         let handler = EIDServerSessionHandler(tlsCertificate: [1, 2, 3], timeout: 0.2)
         try handler.use(origin: "https://127.0.0.1:18443", sweepInterval: .milliseconds(100))
         #expect(handler.openSession(id: "stalled", faults: []) == .opened)
-        let deadline = ContinuousClock.now + .seconds(10)
+        // The sweeper is a task on the cooperative pool, which other tests of this process may hold
+        // with blocking waits for a while: 60 s only guards against a hang.
+        let deadline = ContinuousClock.now + .seconds(60)
         while handler.sessions.result(of: "stalled") == nil, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(50))
         }
