@@ -249,14 +249,19 @@ struct ServeTests {
             ], environment: env)
         defer { activated.stop() }
         var answer = HTTPExchange(statuses: [], headers: [:], body: "")
-        let deadline = Date(timeIntervalSinceNow: 20)
-        while answer.statuses.isEmpty && Date() < deadline {
-            usleep(100_000)
+        _ = try eventually {
             answer = try HTTPExchange.curl("http://127.0.0.1:\(port)/eID-Client?Status", timeout: 10)
+            return !answer.statuses.isEmpty
         }
         #expect(answer.statuses == [200])
         #expect(answer.body.contains("Name: eid\n"))
-        // The passed socket's port, not --port.
-        #expect((try? String(contentsOf: portFile, encoding: .utf8)) == String(port))
+        // The passed socket's port, not --port, once eid serve has written the file (not always before
+        // it answered the first request).
+        var written = ""
+        _ = eventually {
+            written = (try? String(contentsOf: portFile, encoding: .utf8)) ?? ""
+            return !written.isEmpty
+        }
+        #expect(written == String(port))
     }
 }
