@@ -126,7 +126,8 @@ def wait_until_card_is_free(bin_dir, reader, timeout=30.0):
         listing = subprocess.run([os.path.join(bin_dir, "eid"), "readers", "--json"], capture_output=True,
                                  text=True, timeout=30)
         try:
-            readers = json.loads(listing.stdout).get("reader", [])
+            message = json.loads(listing.stdout)
+            readers = message.get("readers", message.get("reader", []))  # level 2 and up: readers
         except ValueError:
             readers = []
         card = next((r.get("card") for r in readers if r.get("name") == reader), None)

@@ -27,13 +27,8 @@ NORMALISATIONS = (
 # sends it, the type of its value). Asserted on both sides (the one without it never sends it, the other
 # only with a value of its type), then left out of the comparison.
 FIELD_DIFFERENCES = {
-    ("ACCESS_RIGHTS", "canAllowed", "eid", bool): "ACCESS_RIGHTS.canAllowed: eid sends it, as AusweisApp 2.x's "
-                                                  "SDK does (1.26.2 sends none)",
     ("AUTH", "reason", "eid", str): "AUTH result.reason: eid names the failure's reason, as AusweisApp 2.x's SDK "
                                     "does (1.26.2 names none)",
-    ("ENTER_*", "insertable", "AusweisApp2", bool): "difference found live: the reader of ENTER_PIN, ENTER_NEW_PIN, "
-                                                    "ENTER_CAN and ENTER_PUK: AusweisApp2 sends insertable (false), "
-                                                    "eid sends none",
 }
 
 UNORDERED = ("READER", "STATUS")
