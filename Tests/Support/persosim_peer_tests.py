@@ -686,7 +686,7 @@ def case_card_removed(c):
     # Off the phone before eid connects: the phone is a reader without a card.
     card.take_off()
     status, out, err = c.eid.run("readers", "--json")
-    phones = [r for r in (json_lines(out)[-1:] or [{}])[0].get("reader", []) if r.get("name") == reader]
+    phones = [r for r in (json_lines(out)[-1:] or [{}])[0].get("readers", []) if r.get("name") == reader]
     if status != 0 or len(phones) != 1 or not phones[0].get("attached") or phones[0].get("card") is not None:
         raise CaseFailed(f"with the card off, eid readers --json ({status}) does not show {reader!r} attached "
                          f"without a card: {out.strip()[-300:]!r}")
