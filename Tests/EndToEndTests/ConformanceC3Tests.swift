@@ -86,19 +86,24 @@ extension ThroughPCSCD {
             return problems
         }
 
-        /// One `eid auth` against `server`; what did not hold.
-        static func authenticate(
-            _ label: String, server: TestServerProcess, reader: String, trusting anchor: String, expected: Run
-        ) throws -> [String] {
-            var problems: [String] = []
+        /// `eid auth --json` against `server` in `reader`, trusting the CVCA file `anchor`: ACCEPT, then the PIN.
+        static func runAuth(server: TestServerProcess, reader: String, trusting anchor: String) throws -> RunResult {
             let commands = [#"{"cmd":"ACCEPT"}"#, #"{"cmd":"SET_PIN","value":"123456"}"#]
-            let run = try runTool(
+            return try runTool(
                 "eid",
                 [
                     "auth", "--json", "--trust-cvca", anchor, "--reader", reader, "--timeout", "30",
                     server.origin + "/tctoken",
                 ],
                 stdin: commands.map { $0 + "\n" }.joined(), timeout: 90)
+        }
+
+        /// One `eid auth` against `server`; what did not hold.
+        static func authenticate(
+            _ label: String, server: TestServerProcess, reader: String, trusting anchor: String, expected: Run
+        ) throws -> [String] {
+            var problems: [String] = []
+            let run = try runAuth(server: server, reader: reader, trusting: anchor)
             let last = run.stdoutLines.last.flatMap { try? jsonObject($0) }
             let result = last?["result"] as? [String: Any] ?? [:]
             if run.status != 0 || (result["major"] as? String)?.hasSuffix("resultmajor#ok") != true {
@@ -203,14 +208,7 @@ extension ThroughPCSCD {
                 defer { card.stop() }
                 let server = try TestServerProcess(["--cvca-generation", "4", "--eac1-links-from", "4"])
                 defer { server.stop() }
-                let commands = [#"{"cmd":"ACCEPT"}"#, #"{"cmd":"SET_PIN","value":"123456"}"#]
-                let run = try runTool(
-                    "eid",
-                    [
-                        "auth", "--json", "--trust-cvca", anchor, "--reader", reader, "--timeout", "30",
-                        server.origin + "/tctoken",
-                    ],
-                    stdin: commands.map { $0 + "\n" }.joined(), timeout: 90)
+                let run = try Self.runAuth(server: server, reader: reader, trusting: anchor)
                 return (run, card.stop().1)
             }
             let last: [String: Any]? = run.stdoutLines.last.flatMap { try? jsonObject($0) }
